@@ -1,0 +1,127 @@
+# Roundabout - build, run, debug and test.
+#
+#   make          build build/roundabout.elf and build/roundabout.iso
+#   make run      boot it in QEMU (-smp 8) on this terminal's serial console
+#   make gdb      boot it halted and attach gdb (see README.md)
+#   make test     build, then run every test; last line "N passed, N failed"
+#
+# Variables: CMDLINE='words' (kernel command line for run/gdb), SMP=8, MEM=512M,
+# ACCEL=tcg|kvm (kvm only on your own machine with real KVM).
+
+CC      := gcc
+LD      := ld
+NASM    := nasm
+PYTHON  := python3
+SMP     ?= 8
+MEM     ?= 512M
+ACCEL   ?= tcg
+CMDLINE ?=
+
+B := build
+
+CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) \
+	-mno-red-zone -mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-80387 \
+	-mgeneral-regs-only -fno-pic -fno-pie -fno-stack-protector \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
+	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -MMD -MP
+LDFLAGS := -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+ifeq ($(ACCEL),kvm)
+QEMU_ACCEL := -accel kvm -cpu host
+else
+QEMU_ACCEL := -accel tcg,thread=multi -cpu max
+endif
+QEMU_ARGS := $(QEMU_ACCEL) -smp $(SMP) -m $(MEM) -display none -no-reboot \
+	-boot d -cdrom $(B)/roundabout.iso \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+C_SRCS   := $(wildcard kernel/*.c mm/*.c fs/*.c fs/*/*.c drivers/*.c tests/*.c)
+ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)
+OBJS := $(C_SRCS:%.c=$(B)/%.o) $(ASM_SRCS:%.asm=$(B)/%.o)
+
+# Host tools the build and tests need; any missing one runs install-deps.sh.
+NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb \
+	musl-gcc mkfs.ext2 e2fsck python3
+MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
+	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
+	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin)
+
+.PHONY: all deps run gdb test clean
+all: $(B)/roundabout.elf $(B)/roundabout.iso
+
+deps:
+ifneq ($(strip $(MISSING)),)
+	@echo "missing host tools: $(MISSING)"
+	tools/install-deps.sh
+endif
+
+$(OBJS) $(B)/root.img: | deps
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g -F dwarf -o $@ $<
+
+# The kernel embeds its own symbol table for backtraces. Link once with an
+# empty table, extract the function symbols, link again with them. The table
+# sits after every function, so the second link moves no function; the check
+# below proves it.
+$(B)/ksyms-empty.S: tools/gen-ksyms
+	@mkdir -p $(B)
+	$(PYTHON) tools/gen-ksyms --empty > $@
+$(B)/ksyms.S: $(B)/roundabout.pass1.elf tools/gen-ksyms
+	$(PYTHON) tools/gen-ksyms $< > $@
+$(B)/ksyms-empty.o: $(B)/ksyms-empty.S
+	$(CC) -c $< -o $@
+$(B)/ksyms.o: $(B)/ksyms.S
+	$(CC) -c $< -o $@
+
+$(B)/roundabout.pass1.elf: $(OBJS) $(B)/ksyms-empty.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms-empty.o
+$(B)/roundabout.elf: $(OBJS) $(B)/ksyms.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms.o
+	@$(PYTHON) tools/gen-ksyms $@ | cmp -s - $(B)/ksyms.S || \
+		{ echo "ksyms: second link moved a function"; rm -f $@; exit 1; }
+
+# The root file system image (module2). Small on purpose: GRUB loads a
+# module at about 50 ms per MiB under TCG.
+$(B)/root.img: $(wildcard user/root/*) tools/mkimage
+	@mkdir -p $(B)
+	tools/mkimage $@
+
+# The kernel command line baked into build/roundabout.iso; rewritten only
+# when CMDLINE changes, so the ISO is rebuilt only then.
+$(B)/cmdline.txt: FORCE
+	@mkdir -p $(B)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+FORCE:
+
+$(B)/roundabout.iso: $(B)/roundabout.elf $(B)/root.img $(B)/cmdline.txt
+	rm -rf $(B)/iso && mkdir -p $(B)/iso/boot/grub
+	cp $(B)/roundabout.elf $(B)/root.img $(B)/iso/boot/
+	$(PYTHON) tools/grubcfg --cmdline "$$(cat $(B)/cmdline.txt)" \
+		--module root.img > $(B)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(B)/iso 2> $(B)/grub-mkrescue.log || \
+		{ cat $(B)/grub-mkrescue.log; exit 1; }
+
+run: all
+	qemu-system-x86_64 $(QEMU_ARGS) -serial mon:stdio
+
+# QEMU waits for gdb on :1234; the serial console goes to build/serial.log
+# (follow it with `tail -f build/serial.log` in a second terminal).
+gdb: all
+	qemu-system-x86_64 $(QEMU_ARGS) -serial file:$(B)/serial.log -s -S & \
+	gdb -q -x tools/gdbinit $(B)/roundabout.elf; kill %1 2>/dev/null; true
+
+test: all
+	$(PYTHON) tools/run-tests
+
+clean:
+	rm -rf $(B)
+
+-include $(OBJS:.o=.d)

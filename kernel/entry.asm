@@ -1,0 +1,96 @@
+; entry.asm - interrupt and exception entry stubs.
+;
+; Every vector 0..255 has a stub that makes the stack look the same: the CPU's
+; frame (ss, rsp, rflags, cs, rip), an error code (the CPU's, or 0 for the
+; vectors that push none), the vector number, then all general registers.
+; That is struct trap_frame in kernel/trap.h. The common path then builds a
+; fake call frame (interrupted rip + rbp) so a backtrace taken inside a
+; handler walks on into the interrupted code, calls trap_dispatch(frame), and
+; returns with iretq. Coming from user mode (CS.RPL = 3) it swaps GS.
+
+bits 64
+section .text
+extern trap_dispatch
+
+%macro STUB_NOERR 1
+isr_stub_%1:
+	push 0
+	push %1
+	jmp trap_common
+%endmacro
+
+%macro STUB_ERR 1
+isr_stub_%1:
+	push %1
+	jmp trap_common
+%endmacro
+
+; Vectors where the CPU pushes an error code: 8, 10-14, 17, 21, 29, 30.
+%assign v 0
+%rep 256
+%if v = 8 || (v >= 10 && v <= 14) || v = 17 || v = 21 || v = 29 || v = 30
+	STUB_ERR v
+%else
+	STUB_NOERR v
+%endif
+%assign v v + 1
+%endrep
+
+trap_common:
+	cld
+	test qword [rsp + 24], 3	; CS of the interrupted code
+	jz .kernel_in
+	swapgs
+.kernel_in:
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp			; struct trap_frame *
+	push qword [rdi + 17 * 8]	; fake frame: interrupted rip ...
+	push rbp			; ... and its frame pointer
+	mov rbp, rsp
+	call trap_dispatch
+	add rsp, 16
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	test qword [rsp + 24], 3
+	jz .kernel_out
+	swapgs
+.kernel_out:
+	add rsp, 16			; vector and error code
+	iretq
+
+section .rodata
+global isr_stub_table
+align 8
+isr_stub_table:
+%assign v 0
+%rep 256
+	dq isr_stub_ %+ v
+%assign v v + 1
+%endrep

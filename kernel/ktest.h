@@ -1,0 +1,86 @@
+/*
+ * ktest.h - in-kernel tests.
+ *
+ * KTEST(name) { ... } defines a test and registers it in the .ktests linker
+ * section. The command-line word ktest=GLOB[,GLOB...] runs the matching
+ * tests in registration order after boot; each prints one unprefixed line,
+ * "ok N name" or "not ok N name: reason", then "ktest: P passed, F failed",
+ * and the kernel exits with status 0 only when F == 0 and some test matched
+ * (2 when none matched).
+ *
+ * KTEST_EXPECT_PANIC(name, "substring") declares a test whose point is a
+ * panic; tools/run-tests boots it alone and passes it only when the panic
+ * message contains the substring. KTEST_HARNESS(name, status) declares a test
+ * of the harness itself (it must end the boot with that qemu-run status).
+ * Neither kind is matched by a glob: name them exactly.
+ *
+ * Assertions (KT_ASSERT, KT_EQ, ...) print file, line and the values
+ * compared, mark the test failed and return from the test function, so use
+ * them in the test body (or in helpers that return bool via KT_CHECK).
+ */
+#ifndef KERNEL_KTEST_H
+#define KERNEL_KTEST_H
+
+#include "kernel/types.h"
+
+enum ktest_kind { KTEST_NORMAL, KTEST_PANIC, KTEST_HARNESS };
+
+struct ktest {
+	const char *name;
+	void (*fn)(void);
+	enum ktest_kind kind;
+	const char *expect;	/* KTEST_PANIC: substring of the panic message */
+	int expect_status;	/* KTEST_HARNESS: qemu-run status */
+};
+
+#define __KTEST(tname, kind, expect, status)                                   \
+	static void ktest_fn_##tname(void);                                    \
+	static const struct ktest ktest_desc_##tname __section(".ktests")      \
+		__used __aligned(8) = { #tname, ktest_fn_##tname, kind,        \
+					expect, status };                      \
+	static void ktest_fn_##tname(void)
+
+#define KTEST(name) __KTEST(name, KTEST_NORMAL, NULL, 0)
+#define KTEST_EXPECT_PANIC(name, substr) __KTEST(name, KTEST_PANIC, substr, 125)
+#define KTEST_HARNESS(name, status) __KTEST(name, KTEST_HARNESS, NULL, status)
+
+/* Record a failure for the running test (first reason wins). */
+void ktest_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* True once the running test has failed. */
+bool ktest_failed(void);
+
+#define KT_FAIL(...)                                                           \
+	do {                                                                   \
+		ktest_fail(__FILE__, __LINE__, __VA_ARGS__);                   \
+		return;                                                        \
+	} while (0)
+
+#define KT_ASSERT(cond)                                                        \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			KT_FAIL("assertion failed: %s", #cond);                \
+	} while (0)
+
+#define __KT_CMP(a, op, b)                                                     \
+	do {                                                                   \
+		long long __a = (long long)(a), __b = (long long)(b);          \
+		if (!(__a op __b))                                             \
+			KT_FAIL("%s %s %s: %lld (%#llx) vs %lld (%#llx)", #a,  \
+				#op, #b, __a, (unsigned long long)__a, __b,    \
+				(unsigned long long)__b);                      \
+	} while (0)
+
+#define KT_EQ(a, b) __KT_CMP(a, ==, b)
+#define KT_NE(a, b) __KT_CMP(a, !=, b)
+#define KT_LT(a, b) __KT_CMP(a, <, b)
+#define KT_LE(a, b) __KT_CMP(a, <=, b)
+#define KT_GT(a, b) __KT_CMP(a, >, b)
+#define KT_GE(a, b) __KT_CMP(a, >=, b)
+#define KT_NULL(p) KT_EQ((uintptr_t)(p), 0)
+#define KT_NOT_NULL(p) KT_NE((uintptr_t)(p), 0)
+
+/* Run the tests the command line asks for, then exit QEMU. Never returns. */
+void ktest_run_from_cmdline(const char *globs) __noreturn;
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * main.c - kmain, where C begins on the boot CPU.
+ *
+ * Order matters: the per-CPU area (printk names the CPU), the console, the
+ * IDT and GDT (so a fault reports instead of triple-faulting), the clock,
+ * then the boot information, the command line and memory. Last, we move
+ * onto a kernel stack with a guard page and run the tests or the monitor.
+ */
+#include "kernel/types.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/trap.h"
+#include "kernel/gdt.h"
+#include "kernel/time.h"
+#include "kernel/multiboot.h"
+#include "kernel/cmdline.h"
+#include "kernel/ktest.h"
+#include "kernel/shutdown.h"
+#include "kernel/monitor.h"
+#include "drivers/uart.h"
+#include "mm/mm.h"
+#include "mm/page.h"
+#include "mm/paging.h"
+#include "mm/slab.h"
+
+#define IST_STACK_SIZE 8192
+static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(16);
+
+/* Defined in kernel/stack.asm: switch rsp to top and call fn (never returns). */
+void call_on_stack(void *top, void (*fn)(void)) __noreturn;
+
+static void print_banner(void)
+{
+	printk("Roundabout: a teaching kernel for the lockless page cache");
+	printk("boot loader: %s", boot_info.loader[0] ? boot_info.loader : "(unnamed)");
+	printk("command line: '%s'", cmdline_raw());
+	for (int i = 0; i < boot_info.nmmap; i++) {
+		const struct mb_mmap_entry *e = &boot_info.mmap[i];
+		printk("  mem %#014llx-%#014llx type %u", (unsigned long long)e->addr,
+		       (unsigned long long)(e->addr + e->len - 1), e->type);
+	}
+	for (int i = 0; i < boot_info.nmods; i++)
+		printk("  module '%s' at %#llx, %llu KiB", boot_info.mods[i].name,
+		       (unsigned long long)boot_info.mods[i].start,
+		       (unsigned long long)(boot_info.mods[i].end - boot_info.mods[i].start) / 1024);
+}
+
+static void print_memory(void)
+{
+	printk("memory: %llu MiB usable, %lu MiB free, mem_map %llu KiB, %lu page-table pages",
+	       (unsigned long long)(mm_boot.usable_bytes >> 20), nr_free_pages() >> 8,
+	       (unsigned long long)(mm_boot.memmap_bytes >> 10), paging_features.tables);
+	printk("paging: direct map %llu MiB (%s pages), NX on, WP on, PGE on, SMEP %s, SMAP %s",
+	       (unsigned long long)(paging_features.direct_map_bytes >> 20),
+	       paging_features.gb_pages ? "1 GiB" : "2 MiB",
+	       paging_features.smep ? "on" : "absent", paging_features.smap ? "on" : "absent");
+}
+
+static __noreturn void kmain_late(void)
+{
+	print_memory();
+	const char *tests = cmdline_get("ktest");
+	if (tests)
+		ktest_run_from_cmdline(tests);
+	monitor_run();
+}
+
+void kmain(u32 magic, u32 info)
+{
+	void *ist[3] = { boot_ist_stacks[0] + IST_STACK_SIZE, boot_ist_stacks[1] + IST_STACK_SIZE,
+			 boot_ist_stacks[2] + IST_STACK_SIZE };
+
+	percpu_init_boot();
+	uart_init();
+	gdt_init_cpu(0, ist);
+	idt_init();
+	tsc_calibrate();
+	multiboot_init(magic, info);
+	cmdline_init(boot_info.cmdline);
+	print_banner();
+	mm_init();
+	slab_init();
+	void *stack = vmap_alloc_stack(KSTACK_PAGES);
+	this_cpu()->kstack_top = stack;
+	call_on_stack(stack, kmain_late);
+}

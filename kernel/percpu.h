@@ -1,0 +1,39 @@
+/*
+ * percpu.h - per-CPU data reached through the GS base.
+ *
+ * Each CPU's GS base points at its own struct cpu, whose first field points
+ * at itself, so this_cpu() is one `mov %gs:0`. Fields are [P] private to
+ * that CPU unless tagged otherwise.
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include "kernel/types.h"
+
+#define MAX_CPUS 16
+
+struct cpu {
+	struct cpu *self;	/* [I] this struct, for %gs:0 */
+	int id;			/* [I] logical CPU number, 0 = boot CPU */
+	int preempt_count;	/* [P] >0: preemption off */
+	int in_panic;		/* [P] nonzero while this CPU reports a panic */
+	unsigned long irq_depth;	/* [P] nested interrupt/exception depth */
+	void *kstack_top;	/* [I] top of this CPU's boot kernel stack */
+};
+
+extern struct cpu cpus[MAX_CPUS];
+
+static inline struct cpu *this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ __volatile__("mov %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+/* Logical number of the calling CPU; before percpu_init_boot() runs, 0. */
+int smp_processor_id(void);
+
+/* Point the boot CPU's GS base at cpus[0]. Called once, first thing in kmain. */
+void percpu_init_boot(void);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * printk.c - console output with timestamps and CPU numbers.
+ *
+ * A call formats into a buffer on its own stack, then writes whole lines to
+ * the UART under console_lock (interrupts off while held, so an interrupt
+ * handler that prints cannot deadlock against the CPU it interrupted).
+ * During a panic the lock is bypassed: the report must get out even if the
+ * panicking CPU or a stopped one holds it.
+ *
+ * Lock order: console_lock is a leaf; nothing is taken while holding it.
+ */
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/percpu.h"
+#include "kernel/time.h"
+#include "drivers/uart.h"
+
+#define LINE_MAX 512
+
+static spinlock_t console_lock = SPINLOCK_INIT("console");
+static int console_level = KERN_INFO;	/* [A] */
+static bool panic_mode;			/* [A] set once by panic */
+static bool at_line_start = true;	/* [L:console] */
+
+void printk_set_level(int level)
+{
+	WRITE_ONCE(console_level, level);
+}
+
+void printk_panic_mode(void)
+{
+	WRITE_ONCE(panic_mode, true);
+}
+
+static unsigned long console_enter(void)
+{
+	unsigned long f = irq_save();
+
+	if (!READ_ONCE(panic_mode))
+		spin_lock(&console_lock);
+	return f;
+}
+
+static void console_exit(unsigned long f)
+{
+	if (spin_is_held(&console_lock))
+		spin_unlock(&console_lock);
+	irq_restore(f);
+}
+
+static void put_str(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			uart_putc('\r');
+		uart_putc(*s);
+	}
+}
+
+/* Emit text, putting the "[  secs.micros] cpuN: " prefix at each line start. */
+static void emit_prefixed(const char *text)
+{
+	char prefix[40];
+
+	while (*text) {
+		if (at_line_start) {
+			u64 ns = ktime_ns();
+			snprintf(prefix, sizeof(prefix), "[%5llu.%06llu] cpu%d: ",
+				 (unsigned long long)(ns / 1000000000),
+				 (unsigned long long)(ns / 1000 % 1000000), smp_processor_id());
+			put_str(prefix);
+			at_line_start = false;
+		}
+		if (*text == '\n')
+			at_line_start = true;
+		if (*text == '\n')
+			uart_putc('\r');
+		uart_putc(*text++);
+	}
+}
+
+static void vprintk_level(int level, const char *fmt, va_list ap)
+{
+	char buf[LINE_MAX];
+
+	if (level > READ_ONCE(console_level))
+		return;
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) - 1)
+		buf[sizeof(buf) - 2] = '\n';	/* truncated: still end the line */
+	unsigned long f = console_enter();
+	emit_prefixed(buf);
+	if (!at_line_start) {	/* every printk ends its line */
+		put_str("\n");
+		at_line_start = true;
+	}
+	console_exit(f);
+}
+
+void printk_level(int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintk_level(level, fmt, ap);
+	va_end(ap);
+}
+
+void printk(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintk_level(KERN_INFO, fmt, ap);
+	va_end(ap);
+}
+
+void printk_raw(const char *fmt, ...)
+{
+	char buf[LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	unsigned long f = console_enter();
+	put_str(buf);
+	put_str("\n");
+	at_line_start = true;
+	console_exit(f);
+}

@@ -1,0 +1,40 @@
+/*
+ * printk.h - the kernel's console output.
+ *
+ * Every line goes to the serial console prefixed with a timestamp and the
+ * CPU number: "[    1.234567] cpu3: text". A line is assembled in a per-call
+ * buffer and emitted under one lock, so lines from several CPUs never
+ * interleave mid-line. Lines below the console level (loglevel=N on the
+ * command line, default KERN_INFO) are dropped.
+ */
+#ifndef KERNEL_PRINTK_H
+#define KERNEL_PRINTK_H
+
+#include "kernel/types.h"
+
+#define KERN_ERR 3
+#define KERN_WARN 4
+#define KERN_INFO 6
+#define KERN_DEBUG 7
+
+/* printk: formatted, prefixed output at level KERN_INFO. Safe in any context. */
+void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void printk_level(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define pr_err(...) printk_level(KERN_ERR, __VA_ARGS__)
+#define pr_warn(...) printk_level(KERN_WARN, __VA_ARGS__)
+#define pr_info(...) printk_level(KERN_INFO, __VA_ARGS__)
+#define pr_debug(...) printk_level(KERN_DEBUG, __VA_ARGS__)
+
+/* Unprefixed protocol line (ktest results, exit and panic lines). Adds '\n'. */
+void printk_raw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Set the console level (lines with level > this are dropped). */
+void printk_set_level(int level);
+
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* After a panic the console lock is broken open so the report always gets out. */
+void printk_panic_mode(void);
+
+#endif

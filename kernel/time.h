@@ -1,0 +1,16 @@
+/* time.h - monotonic time from the TSC, calibrated against the PIT. */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include "kernel/types.h"
+
+/* Measure the TSC frequency with PIT channel 2 (about 10 ms). Boot CPU, once. */
+void tsc_calibrate(void);
+/* Nanoseconds since tsc_calibrate (0 before it). Monotonic on one CPU. */
+u64 ktime_ns(void);
+/* TSC ticks per microsecond, 0 before calibration. */
+u64 tsc_khz(void);
+/* Busy-wait for at least us microseconds. */
+void udelay(u64 us);
+
+#endif

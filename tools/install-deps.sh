@@ -1,0 +1,29 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages Roundabout's build and tests need.
+# Idempotent: does nothing when every tool is already present.
+# Usage: tools/install-deps.sh [--help]
+set -e
+case "${1:-}" in
+-h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3)"; exit 0;;
+esac
+
+# tool -> package that provides it
+need="gcc:gcc nasm:nasm grub-mkrescue:grub-common xorriso:xorriso mformat:mtools
+qemu-system-x86_64:qemu-system-x86 gdb:gdb musl-gcc:musl-tools mkfs.ext2:e2fsprogs
+e2fsck:e2fsprogs python3:python3 make:make"
+missing=""
+for pair in $need; do
+	tool=${pair%%:*}; pkg=${pair#*:}
+	PATH="$PATH:/sbin:/usr/sbin" command -v "$tool" >/dev/null 2>&1 || missing="$missing $pkg"
+done
+# grub-mkrescue needs the BIOS platform files to make a bootable ISO.
+[ -d /usr/lib/grub/i386-pc ] || missing="$missing grub-pc-bin"
+[ -n "$missing" ] || exit 0
+
+echo "install-deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# grub-pc-bin only ships the i386-pc files; it does not touch the host's boot loader.
+$SUDO apt-get install -y -q --no-install-recommends $missing
