@@ -18,12 +18,14 @@ ACCEL   ?= tcg
 CMDLINE ?=
 
 B := build
+# V=1 shows every compiler command.
+Q := $(if $(V),,@)
 
 CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -nostdinc \
 	-isystem $(shell $(CC) -print-file-name=include) \
 	-mno-red-zone -mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-80387 \
 	-mgeneral-regs-only -fno-pic -fno-pie -fno-stack-protector \
-	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
 	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -MMD -MP
 LDFLAGS := -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
@@ -61,11 +63,13 @@ $(OBJS) $(B)/root.img: | deps
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(if $(Q),@echo "  CC    $<")
 
 $(B)/%.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -g -F dwarf -o $@ $<
+	$(Q)$(NASM) -f elf64 -g -F dwarf -o $@ $<
+	$(if $(Q),@echo "  NASM  $<")
 
 # The kernel embeds its own symbol table for backtraces. Link once with an
 # empty table, extract the function symbols, link again with them. The table
@@ -75,16 +79,18 @@ $(B)/ksyms-empty.S: tools/gen-ksyms
 	@mkdir -p $(B)
 	$(PYTHON) tools/gen-ksyms --empty > $@
 $(B)/ksyms.S: $(B)/roundabout.pass1.elf tools/gen-ksyms
-	$(PYTHON) tools/gen-ksyms $< > $@
+	$(Q)$(PYTHON) tools/gen-ksyms $< > $@
 $(B)/ksyms-empty.o: $(B)/ksyms-empty.S
-	$(CC) -c $< -o $@
+	$(Q)$(CC) -c $< -o $@
 $(B)/ksyms.o: $(B)/ksyms.S
-	$(CC) -c $< -o $@
+	$(Q)$(CC) -c $< -o $@
 
 $(B)/roundabout.pass1.elf: $(OBJS) $(B)/ksyms-empty.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms-empty.o
+	@echo "  LD    $@"
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms-empty.o
 $(B)/roundabout.elf: $(OBJS) $(B)/ksyms.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms.o
+	@echo "  LD    $@"
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/ksyms.o
 	@$(PYTHON) tools/gen-ksyms $@ | cmp -s - $(B)/ksyms.S || \
 		{ echo "ksyms: second link moved a function"; rm -f $@; exit 1; }
 
@@ -102,11 +108,12 @@ $(B)/cmdline.txt: FORCE
 FORCE:
 
 $(B)/roundabout.iso: $(B)/roundabout.elf $(B)/root.img $(B)/cmdline.txt
-	rm -rf $(B)/iso && mkdir -p $(B)/iso/boot/grub
-	cp $(B)/roundabout.elf $(B)/root.img $(B)/iso/boot/
-	$(PYTHON) tools/grubcfg --cmdline "$$(cat $(B)/cmdline.txt)" \
+	@echo "  ISO   $@"
+	$(Q)rm -rf $(B)/iso && mkdir -p $(B)/iso/boot/grub
+	$(Q)cp $(B)/roundabout.elf $(B)/root.img $(B)/iso/boot/
+	$(Q)$(PYTHON) tools/grubcfg --cmdline "$$(cat $(B)/cmdline.txt)" \
 		--module root.img > $(B)/iso/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(B)/iso 2> $(B)/grub-mkrescue.log || \
+	$(Q)grub-mkrescue -o $@ $(B)/iso 2> $(B)/grub-mkrescue.log || \
 		{ cat $(B)/grub-mkrescue.log; exit 1; }
 
 run: all
@@ -118,7 +125,11 @@ gdb: all
 	qemu-system-x86_64 $(QEMU_ARGS) -serial file:$(B)/serial.log -s -S & \
 	gdb -q -x tools/gdbinit $(B)/roundabout.elf; kill %1 2>/dev/null; true
 
-test: all
+$(B)/test-module.bin: tools/mkpattern
+	@mkdir -p $(B)
+	$(PYTHON) tools/mkpattern 12345 $@
+
+test: all $(B)/test-module.bin
 	$(PYTHON) tools/run-tests
 
 clean:

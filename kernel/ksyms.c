@@ -109,6 +109,40 @@ void backtrace_print(unsigned long rip, unsigned long rbp)
 		print_one(ret[i], ret[i] - 1);
 }
 
+/*
+ * A trap can land where the frame chain does not yet include the trapped
+ * function's caller: on the first instruction (before `push %rbp`), the
+ * second (before `mov %rsp, %rbp`), or in a leaf the compiler built without
+ * a frame. There the caller's return address is still at the top of the
+ * stack, so print it first.
+ */
+void backtrace_print_trap(unsigned long rip, unsigned long rsp, unsigned long rbp)
+{
+	unsigned long off, size;
+	u8 first = 0;
+	u64 ret = 0;
+	const char *name = ksym_lookup(rip, &off, &size);
+
+	if (!name || probe_read_u8((void *)(rip - off), &first)) {
+		backtrace_print(rip, rbp);
+		return;
+	}
+	bool pushed = first == 0x55 && off == 1;	/* after push %rbp */
+	bool no_frame = first != 0x55 || off == 0;
+	if (!(pushed || no_frame) || probe_read_u64((void *)(rsp + (pushed ? 8 : 0)), &ret) ||
+	    !ksym_lookup(ret - 1, &off, &size)) {
+		backtrace_print(rip, rbp);
+		return;
+	}
+	unsigned long rest[32];
+	int n = backtrace_walk(rbp, rest, 32);
+	printk("backtrace:");
+	print_one(rip, rip);
+	print_one(ret, ret - 1);
+	for (int i = 0; i < n; i++)
+		print_one(rest[i], rest[i] - 1);
+}
+
 __noinline void dump_stack(void)
 {
 	backtrace_print(0, (unsigned long)__builtin_frame_address(0));

@@ -22,6 +22,8 @@ unsigned long ksym_address(const char *name);
 int backtrace_walk(unsigned long rbp, unsigned long *out, int max);
 /* Print "  [<addr>] name+off/size" for rip and then the chain from rbp. */
 void backtrace_print(unsigned long rip, unsigned long rbp);
+/* As backtrace_print, for a trapped frame (handles a trap before the frame exists). */
+void backtrace_print_trap(unsigned long rip, unsigned long rsp, unsigned long rbp);
 /* Print the caller's backtrace. */
 void dump_stack(void);
 

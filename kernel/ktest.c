@@ -16,6 +16,28 @@ CMDLINE_KEY(ktest, "ktest", "run in-kernel tests: 'list' or comma-separated glob
 
 extern const struct ktest __ktests_start[], __ktests_end[];
 
+#define MAX_TESTS 1024
+static const struct ktest *order[MAX_TESTS];	/* [P] boot CPU */
+static int ntests;
+
+/*
+ * The linker keeps each object's tests together but the compiler may emit
+ * them in any order within one file: sort each file's run by line number so
+ * tests run (and are numbered) in the order they are written.
+ */
+static void sort_tests(void)
+{
+	ntests = 0;
+	for (const struct ktest *t = __ktests_start; t < __ktests_end && ntests < MAX_TESTS; t++) {
+		int i = ntests++;
+		while (i > 0 && order[i - 1]->file == t->file && order[i - 1]->line > t->line) {
+			order[i] = order[i - 1];
+			i--;
+		}
+		order[i] = t;
+	}
+}
+
 static bool failed;		/* [P] boot CPU, while a test runs */
 static char reason[200];	/* [P] first failure of the running test */
 
@@ -40,7 +62,8 @@ bool ktest_failed(void)
 
 static void list_tests(void)
 {
-	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
+	for (int i = 0; i < ntests; i++) {
+		const struct ktest *t = order[i];
 		if (t->kind == KTEST_PANIC)
 			printk_raw("ktest-list %s panic %s", t->name, t->expect);
 		else if (t->kind == KTEST_HARNESS)
@@ -73,11 +96,13 @@ void ktest_run_from_cmdline(const char *globs)
 {
 	int n = 0, npass = 0, nfail = 0;
 
+	sort_tests();
 	if (!strcmp(globs, "list")) {
 		list_tests();
 		kernel_exit(0);
 	}
-	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
+	for (int i = 0; i < ntests; i++) {
+		const struct ktest *t = order[i];
 		if (!selected(t, globs))
 			continue;
 		n++;

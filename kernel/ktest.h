@@ -31,13 +31,15 @@ struct ktest {
 	enum ktest_kind kind;
 	const char *expect;	/* KTEST_PANIC: substring of the panic message */
 	int expect_status;	/* KTEST_HARNESS: qemu-run status */
+	const char *file;	/* where it is defined: tests run in file order, */
+	int line;		/* then in the order they are written */
 };
 
 #define __KTEST(tname, kind, expect, status)                                   \
 	static void ktest_fn_##tname(void);                                    \
 	static const struct ktest ktest_desc_##tname __section(".ktests")      \
 		__used __aligned(8) = { #tname, ktest_fn_##tname, kind,        \
-					expect, status };                      \
+					expect, status, __FILE__, __LINE__ };  \
 	static void ktest_fn_##tname(void)
 
 #define KTEST(name) __KTEST(name, KTEST_NORMAL, NULL, 0)

@@ -28,7 +28,7 @@ static void vpanic(struct trap_frame *tf, unsigned long rbp, const char *fmt, va
 		pr_err("panic: %s", msg);
 		if (tf) {
 			dump_registers(tf);
-			backtrace_print(tf->rip, tf->rbp);
+			backtrace_print_trap(tf->rip, tf->rsp, tf->rbp);
 		} else {
 			backtrace_print(0, rbp);
 		}

@@ -33,15 +33,17 @@ static void reserve(phys_addr_t start, phys_addr_t end, const char *what)
 	r->what = what;
 }
 
-/* First reserved range overlapping [start, end), or NULL. */
+/* The lowest-starting reserved range overlapping [start, end), or NULL. */
 static const struct mem_region *overlap(phys_addr_t start, phys_addr_t end)
 {
+	const struct mem_region *best = NULL;
+
 	for (int i = 0; i < mm_boot.nreserved; i++) {
 		const struct mem_region *r = &mm_boot.reserved[i];
-		if (r->start < end && start < r->end)
-			return r;
+		if (r->start < end && start < r->end && (!best || r->start < best->start))
+			best = r;
 	}
-	return NULL;
+	return best;
 }
 
 /* early_alloc: size bytes (page-aligned) of usable RAM below 4 GiB, zeroed. */
