@@ -68,7 +68,7 @@ $(B)/%.o: %.c
 
 $(B)/%.o: %.asm
 	@mkdir -p $(dir $@)
-	$(Q)$(NASM) -f elf64 -g -F dwarf -o $@ $<
+	$(Q)$(NASM) -f elf64 -o $@ $<
 	$(if $(Q),@echo "  NASM  $<")
 
 # The kernel embeds its own symbol table for backtraces. Link once with an

@@ -159,7 +159,8 @@ higher_half:
 	rep stosq
 	mov rdi, rbx
 	mov rsp, boot_stack_top
-	xor ebp, ebp			; backtraces stop at a zero frame pointer
+	push 0				; a zero return address and frame pointer:
+	xor ebp, ebp			; backtraces (ours and gdb's) stop here
 	call kmain			; kmain(magic in EDI, info in ESI)
 .hang:
 	cli

@@ -3,7 +3,7 @@
 #include "kernel/string.h"
 #include "kernel/printk.h"
 
-#define MAX_WORDS 64
+#define MAX_WORDS 128
 
 extern const struct cmdline_key __cmdline_keys_start[], __cmdline_keys_end[];
 

@@ -20,7 +20,7 @@ struct cmdline_key {
 	static const struct cmdline_key cmdline_key_##ident                   \
 		__section(".cmdline_keys") __used __aligned(8) = { keyname, helptext }
 
-#define CMDLINE_MAX 1024
+#define CMDLINE_MAX 4096
 
 /* Parse raw (copied) once at boot; reports unknown keys and malformed words. */
 void cmdline_init(const char *raw);

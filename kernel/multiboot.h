@@ -31,7 +31,7 @@ struct boot_info {
 	phys_addr_t info_start, info_end;	/* the block itself, to reserve */
 	struct mb_mmap_entry mmap[MB_MAX_MMAP];
 	int nmmap;
-	char cmdline[1024];
+	char cmdline[4096];
 	char loader[64];
 	struct boot_module mods[MB_MAX_MODULES];
 	int nmods;

@@ -4,7 +4,8 @@ section .text
 global call_on_stack
 call_on_stack:
 	mov rsp, rdi
-	xor ebp, ebp		; a fresh stack: backtraces end here
+	push 0			; a fresh stack: backtraces (ours and gdb's) end here
+	xor ebp, ebp
 	call rsi
 .hang:
 	cli

@@ -13,7 +13,7 @@
  * allocations touch only memory the CPU already owns. Each per-CPU list has
  * its own lock, almost never contended, so that an allocation that finds the
  * buddy lists empty can pull the pages other CPUs are hoarding instead of
- * failing (the idea of Mel Gorman's locked per-CPU lists, Linux 5.19).
+ * failing (the idea of Mel Gorman's locked per-CPU lists for Linux, 2022).
  *
  * Lock ordering:
  *   pcp->lock -> zone.lock

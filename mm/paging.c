@@ -161,7 +161,24 @@ static bool is_ram(u32 type)
 	return type == MB_MEM_USABLE || type == MB_MEM_ACPI || type == MB_MEM_NVS;
 }
 
-/* Direct map of every RAM range, rounded out to 2 MiB, largest pages first. */
+/* True if the PDPT entry covering va already points to a page directory. */
+static bool gb_slot_has_table(unsigned long va)
+{
+	u64 e = kernel_pml4[index_at(va, 3)];
+
+	if (!(e & PTE_P))
+		return false;
+	u64 *pdpt = __va(e & PTE_ADDR_MASK);
+	e = pdpt[index_at(va, 2)];
+	return (e & PTE_P) && !(e & PTE_PS);
+}
+
+/*
+ * Direct map of every RAM range, rounded out to 2 MiB, largest pages first.
+ * A 1 GiB slot that an earlier range already split into 2 MiB pages (the
+ * first GiB always is: RAM below 640 KiB comes first) is filled with 2 MiB
+ * pages too.
+ */
 static void map_direct(void)
 {
 	for (int i = 0; i < boot_info.nmmap; i++) {
@@ -172,7 +189,8 @@ static void map_direct(void)
 		u64 end = ALIGN_UP(e->addr + e->len, PAGE_SIZE_2M);
 		while (pa < end) {
 			bool gb = paging_features.gb_pages && !(pa & (PAGE_SIZE_1G - 1)) &&
-				  end - pa >= PAGE_SIZE_1G;
+				  end - pa >= PAGE_SIZE_1G &&
+				  !gb_slot_has_table(DIRECT_MAP_BASE + pa);
 			u64 step = gb ? PAGE_SIZE_1G : PAGE_SIZE_2M;
 			map_large(kernel_pml4, DIRECT_MAP_BASE + pa, pa, gb ? 2 : 1,
 				  PTE_W | PTE_G | PTE_NX);

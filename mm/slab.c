@@ -392,12 +392,7 @@ static void *kmalloc_large(size_t size)
 	return page_address(p);
 }
 
-/*
- * kmalloc: size bytes aligned to the smaller of their size class and a page,
- * or NULL when memory is exhausted. kmalloc(0) returns NULL (there is no
- * special zero-size pointer); kfree(NULL) is a no-op, so the pair stays
- * balanced. Never sleeps; may be called with interrupts off.
- */
+/* kmalloc: see slab.h. Power-of-two strides from a page boundary give the alignment. */
 void *kmalloc(size_t size)
 {
 	unsigned int idx = 0;
@@ -414,7 +409,7 @@ void *kmalloc(size_t size)
 	return kmem_cache_alloc(c);
 }
 
-/* kzalloc: kmalloc, then size bytes zeroed. */
+/* kzalloc: kmalloc, then size bytes zeroed; NULL as kmalloc. */
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
