@@ -43,4 +43,11 @@ bool vmap_is_guard(unsigned long addr);
 
 #define KSTACK_PAGES 4
 
+/*
+ * ioremap: map len bytes of device memory (or firmware tables) at physical
+ * pa, uncached, and return its kernel address; NULL if the area is full or
+ * tables cannot be allocated. Mappings are never removed.
+ */
+void *ioremap(phys_addr_t pa, size_t len);
+
 #endif

@@ -12,12 +12,17 @@
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 
+/* Device memory (ioremap) lives in the top half of the vmap area. */
+#define IOREMAP_BASE (VMAP_BASE + (1UL << 38))
+#define IOREMAP_LIMIT (VMAP_BASE + (1UL << 39))
+
 #define SLOT_PAGES (KSTACK_PAGES + 1)
 #define SLOT_SIZE (SLOT_PAGES * PAGE_SIZE)
 #define MAX_SLOTS 4096
 
 static spinlock_t vmap_lock = SPINLOCK_INIT("vmap");
 static unsigned long next_slot;	/* [L:vmap_lock] slots handed out so far */
+static unsigned long next_io = IOREMAP_BASE;	/* [L:vmap_lock] next free ioremap address */
 
 void *vmap_alloc_stack(unsigned pages)
 {
@@ -45,4 +50,23 @@ bool vmap_is_guard(unsigned long addr)
 		return false;
 	/* Every unmapped page of a handed-out slot is guard. */
 	return !pt_translate(kernel_pml4, addr, NULL, NULL);
+}
+
+void *ioremap(phys_addr_t pa, size_t len)
+{
+	phys_addr_t base = ALIGN_DOWN(pa, PAGE_SIZE);
+	size_t span = ALIGN_UP(pa + len, PAGE_SIZE) - base;
+
+	unsigned long f = spin_lock_irqsave(&vmap_lock);
+	unsigned long va = next_io;
+	if (va + span + PAGE_SIZE > IOREMAP_LIMIT) {
+		spin_unlock_irqrestore(&vmap_lock, f);
+		return NULL;
+	}
+	next_io += span + PAGE_SIZE;	/* an unmapped page between mappings */
+	spin_unlock_irqrestore(&vmap_lock, f);
+	/* Uncached: device registers must see every access, in order. */
+	if (pt_map_range(kernel_pml4, va, base, span, PROT_KERNEL_RW | PTE_PCD | PTE_PWT))
+		return NULL;
+	return (void *)(va + (pa - base));
 }
