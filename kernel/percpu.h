@@ -12,10 +12,16 @@
 
 #define MAX_CPUS 16
 
+struct task;
+
 struct cpu {
 	struct cpu *self;	/* [I] this struct, for %gs:0 */
 	int id;			/* [I] logical CPU number, 0 = boot CPU */
 	int preempt_count;	/* [P] >0: preemption off */
+	struct task *current;	/* [P] the running task (kernel/sched.h) */
+	int need_resched;	/* [A] set by anyone, cleared by this CPU's scheduler */
+	u32 apic_id;		/* [I] local APIC id */
+	u64 ticks;		/* [P] timer interrupts taken */
 	int in_panic;		/* [P] nonzero while this CPU reports a panic */
 	unsigned long irq_depth;	/* [P] nested interrupt/exception depth */
 	void *kstack_top;	/* [I] top of this CPU's boot kernel stack */
@@ -29,6 +35,9 @@ static inline struct cpu *this_cpu(void)
 	__asm__ __volatile__("mov %%gs:0, %0" : "=r"(c));
 	return c;
 }
+
+/* The struct cpu of another CPU. */
+static inline struct cpu *per_cpu(int cpu) { return &cpus[cpu]; }
 
 /* Logical number of the calling CPU; before percpu_init_boot() runs, 0. */
 int smp_processor_id(void);

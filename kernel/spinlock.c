@@ -10,17 +10,9 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 
-void preempt_disable(void)
+void preempt_count_underflow(void)
 {
-	this_cpu()->preempt_count++;
-	barrier();
-}
-
-void preempt_enable(void)
-{
-	barrier();
-	BUG_ON(this_cpu()->preempt_count <= 0, "preempt_enable underflow");
-	this_cpu()->preempt_count--;
+	panic("preempt_enable: preempt_count underflow on cpu%d", smp_processor_id());
 }
 
 void spin_lock_init(spinlock_t *l, const char *name)

@@ -13,6 +13,7 @@
 #include "kernel/types.h"
 #include "kernel/atomic.h"
 #include "kernel/x86.h"
+#include "kernel/preempt.h"
 
 typedef struct {
 	int locked;		/* [A] 0 free, 1 held */
@@ -44,7 +45,5 @@ static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long f)
 	irq_restore(f);
 }
 
-void preempt_disable(void);
-void preempt_enable(void);
 
 #endif

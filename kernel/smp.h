@@ -1,0 +1,48 @@
+/*
+ * smp.h - the CPUs: bring-up, numbering, and running code on other CPUs.
+ *
+ * CPUs are numbered 0..num_online_cpus()-1 in the order they came up;
+ * cpu 0 is the boot CPU. Per-CPU data is either a field of struct cpu
+ * (kernel/percpu.h; this_cpu(), per_cpu(cpu)) or an array [MAX_CPUS]
+ * indexed by smp_processor_id() in the subsystem that owns it.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include "kernel/types.h"
+#include "kernel/percpu.h"
+
+/* Number of CPUs online (they never go offline). */
+int num_online_cpus(void);
+/* APIC id of a CPU. */
+u32 cpu_apic_id(int cpu);
+
+/* Targets for smp_call_function besides a CPU number. */
+#define CALL_ALL (-1)		/* every online CPU, the caller included */
+#define CALL_OTHERS (-2)	/* every online CPU but the caller */
+
+/*
+ * smp_call_function: run fn(arg) on the target CPU(s) in interrupt context
+ * (interrupts off, must not sleep). With wait, return after every target
+ * has finished fn; without it, after every target has taken the request.
+ * The caller must have interrupts enabled (a CPU that waits with them off
+ * can deadlock against one calling it). May be called from any CPU.
+ */
+void smp_call_function(int target, void (*fn)(void *), void *arg, bool wait);
+
+/* Ask cpu to reschedule (its scheduler's need_resched is set by the caller). */
+void smp_send_reschedule(int cpu);
+
+/*
+ * smp_send_nmi_backtrace: make cpu print its registers and backtrace from
+ * an NMI (works even if it spins with interrupts off). Returns at once.
+ */
+void smp_send_nmi_backtrace(int cpu);
+
+/* Called by panic: NMI every other CPU; each prints its backtrace and halts. */
+void smp_stop_others(void);
+
+/* Bring up the application processors; returns when all are online or timed out. */
+void smp_init(void);
+
+#endif
