@@ -25,10 +25,27 @@ isr_stub_%1:
 	jmp trap_common
 %endmacro
 
+; NMI, double fault and machine check can arrive anywhere, even between a
+; swapgs and the instruction after it, so CS alone cannot tell whose GS base
+; is loaded: these "paranoid" vectors go to paranoid_common, which asks the
+; GS-base MSR instead.
+%macro STUB_PARANOID 2
+isr_stub_%1:
+%if %2 = 0
+	push 0
+%endif
+	push %1
+	jmp paranoid_common
+%endmacro
+
 ; Vectors where the CPU pushes an error code: 8, 10-14, 17, 21, 29, 30.
 %assign v 0
 %rep 256
-%if v = 8 || (v >= 10 && v <= 14) || v = 17 || v = 21 || v = 29 || v = 30
+%if v = 2 || v = 18
+	STUB_PARANOID v, 0
+%elif v = 8
+	STUB_PARANOID v, 1
+%elif (v >= 10 && v <= 14) || v = 17 || v = 21 || v = 29 || v = 30
 	STUB_ERR v
 %else
 	STUB_NOERR v
@@ -36,12 +53,7 @@ isr_stub_%1:
 %assign v v + 1
 %endrep
 
-trap_common:
-	cld
-	test qword [rsp + 24], 3	; CS of the interrupted code
-	jz .kernel_in
-	swapgs
-.kernel_in:
+%macro PUSH_REGS 0
 	push rax
 	push rbx
 	push rcx
@@ -57,12 +69,9 @@ trap_common:
 	push r13
 	push r14
 	push r15
-	mov rdi, rsp			; struct trap_frame *
-	push qword [rdi + 17 * 8]	; fake frame: interrupted rip ...
-	push rbp			; ... and its frame pointer
-	mov rbp, rsp
-	call trap_dispatch
-	add rsp, 16
+%endmacro
+
+%macro POP_REGS 0
 	pop r15
 	pop r14
 	pop r13
@@ -78,6 +87,46 @@ trap_common:
 	pop rcx
 	pop rbx
 	pop rax
+%endmacro
+
+%macro CALL_DISPATCH 0
+	mov rdi, rsp			; struct trap_frame *
+	push qword [rdi + 17 * 8]	; fake frame: interrupted rip ...
+	push rbp			; ... and its frame pointer
+	mov rbp, rsp
+	call trap_dispatch
+	add rsp, 16
+%endmacro
+
+paranoid_common:
+	cld
+	PUSH_REGS
+	xor r12d, r12d			; r12 (callee-saved): 1 if we swapped GS
+	mov ecx, 0xc0000101		; MSR_GS_BASE
+	rdmsr
+	test edx, edx			; kernel per-CPU areas live in the upper half
+	js .gs_ok
+	swapgs
+	mov r12d, 1
+.gs_ok:
+	CALL_DISPATCH
+	test r12d, r12d
+	jz .no_swap
+	swapgs
+.no_swap:
+	POP_REGS
+	add rsp, 16
+	iretq
+
+trap_common:
+	cld
+	test qword [rsp + 24], 3	; CS of the interrupted code
+	jz .kernel_in
+	swapgs
+.kernel_in:
+	PUSH_REGS
+	CALL_DISPATCH
+	POP_REGS
 	test qword [rsp + 24], 3
 	jz .kernel_out
 	swapgs

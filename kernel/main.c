@@ -17,7 +17,12 @@
 #include "kernel/ktest.h"
 #include "kernel/shutdown.h"
 #include "kernel/monitor.h"
+#include "kernel/smp.h"
+#include "kernel/x86.h"
 #include "drivers/uart.h"
+#include "drivers/lapic.h"
+#include "drivers/acpi.h"
+#include "drivers/console.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #include "mm/paging.h"
@@ -59,9 +64,14 @@ static void print_memory(void)
 static __noreturn void kmain_late(void)
 {
 	print_memory();
+	smp_init(acpi.cpu_apic_id, acpi.ncpus);
+	lapic_timer_start_periodic(HZ);
+	console_input_init();
+	sti();
 	const char *tests = cmdline_get("ktest");
 	if (tests)
 		ktest_run_from_cmdline(tests);
+	smp_report_tick_rates(200);
 	monitor_run();
 }
 
@@ -80,7 +90,14 @@ void kmain(u32 magic, u32 info)
 	print_banner();
 	mm_init();
 	slab_init();
+	acpi_platform_init();
+	lapic_init_boot();
+	this_cpu()->apic_id = lapic_id();
+	lapic_timer_calibrate();
+	smp_setup_vectors();
 	void *stack = vmap_alloc_stack(KSTACK_PAGES);
 	this_cpu()->kstack_top = stack;
+	for (int i = 0; i < 3; i++)
+		this_cpu()->ist_top[i] = ist[i];
 	call_on_stack(stack, kmain_late);
 }

@@ -1,7 +1,8 @@
 /*
  * monitor.c - "roundabout>" prompt on the serial console.
- * Polled input: interrupts are not routed yet. Commands are one word with
- * an optional argument; see `help`.
+ * Input arrives by interrupt (drivers/console.c); while waiting for a line
+ * the CPU sleeps in hlt. Commands are one word with an optional argument;
+ * see `help`.
  */
 #include "kernel/monitor.h"
 #include "kernel/printk.h"
@@ -11,37 +12,9 @@
 #include "kernel/shutdown.h"
 #include "kernel/string.h"
 #include "kernel/x86.h"
-#include "drivers/uart.h"
+#include "drivers/console.h"
 #include "mm/mm.h"
 #include "mm/page.h"
-
-static int read_line(char *buf, int max)
-{
-	int n = 0;
-
-	for (;;) {
-		int c = uart_getc();
-		if (c < 0) {
-			cpu_relax();
-			continue;
-		}
-		if (c == '\r' || c == '\n') {
-			uart_putc('\r');
-			uart_putc('\n');
-			buf[n] = 0;
-			return n;
-		}
-		if ((c == 0x7f || c == 0x08) && n > 0) {
-			n--;
-			uart_putc('\b');
-			uart_putc(' ');
-			uart_putc('\b');
-		} else if (c >= ' ' && c < 0x7f && n < max - 1) {
-			buf[n++] = (char)c;
-			uart_putc((char)c);
-		}
-	}
-}
 
 static void cmd_mem(void)
 {
@@ -87,7 +60,7 @@ void monitor_run(void)
 	printk("monitor ready: type 'help' (Ctrl-A X leaves QEMU)");
 	for (;;) {
 		printk_raw("roundabout> ");
-		read_line(line, sizeof(line));
+		console_read_line(line, sizeof(line));
 		run_command(line);
 	}
 }

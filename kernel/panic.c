@@ -13,6 +13,7 @@
 #include "kernel/shutdown.h"
 #include "kernel/trap.h"
 #include "kernel/x86.h"
+#include "kernel/smp.h"
 
 #define PANIC_EXIT_CODE 125
 
@@ -32,6 +33,7 @@ static void vpanic(struct trap_frame *tf, unsigned long rbp, const char *fmt, va
 		} else {
 			backtrace_print(0, rbp);
 		}
+		smp_stop_others();
 	}
 	printk_raw("roundabout: panic: %s", msg);
 	machine_halt_exit(PANIC_EXIT_CODE);

@@ -25,6 +25,7 @@ struct cpu {
 	int in_panic;		/* [P] nonzero while this CPU reports a panic */
 	unsigned long irq_depth;	/* [P] nested interrupt/exception depth */
 	void *kstack_top;	/* [I] top of this CPU's boot kernel stack */
+	void *ist_top[3];	/* [I] tops of the double-fault, NMI, MC stacks */
 };
 
 extern struct cpu cpus[MAX_CPUS];

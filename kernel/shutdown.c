@@ -4,12 +4,14 @@
  * isa-debug-exit (port 0xf4) makes QEMU exit with status (v << 1) | 1, so it
  * can never say 0 and keeps only 8 bits: the line "roundabout: exit N" is the
  * real status, and tools/qemu-run reads it. Without that device (a user's own
- * QEMU line) we try the ACPI PM1a control ports QEMU's chipsets use: 0x604
- * (PIIX4/ICH9 PM base 0x600) and 0xb004 (older Bochs/QEMU).
+ * QEMU line) we power off through ACPI (the FADT's PM1a control port with
+ * the DSDT's S5 sleep type), and failing that try the ports QEMU's chipsets
+ * use: 0x604 (PIIX4/ICH9 PM base 0x600) and 0xb004 (older Bochs/QEMU).
  */
 #include "kernel/shutdown.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
+#include "drivers/acpi.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 #define SLP_EN_S5 0x2000
@@ -18,6 +20,7 @@ void machine_halt_exit(int code)
 {
 	cli();
 	outl(DEBUG_EXIT_PORT, (u32)code);
+	acpi_poweroff();	/* the FADT's PM1a port and the DSDT's S5 type */
 	outw(0x604, SLP_EN_S5);
 	outw(0xb004, SLP_EN_S5);
 	for (;;)

@@ -42,7 +42,22 @@ void smp_send_nmi_backtrace(int cpu);
 /* Called by panic: NMI every other CPU; each prints its backtrace and halts. */
 void smp_stop_others(void);
 
-/* Bring up the application processors; returns when all are online or timed out. */
-void smp_init(void);
+/* smp_call_function for a bitmask of CPU numbers (bit n = cpu n). */
+void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait);
+
+/* Register the IPI, timer and error vectors. Boot CPU, once, before smp_init. */
+void smp_setup_vectors(void);
+/*
+ * smp_init: bring up the CPUs whose APIC ids are listed (the boot CPU's own
+ * id is skipped). Returns when each is online or has timed out (reported).
+ */
+void smp_init(const u32 *apic_ids, int n);
+/* Last step of an AP's bring-up: mark it online and idle. Never returns. */
+void smp_cpu_started(int cpu) __noreturn;
+/* Measure each CPU's tick rate over ms milliseconds and print it. */
+void smp_report_tick_rates(unsigned ms);
+/* The NMI handler (kernel/trap.c calls it for vector 2). */
+struct trap_frame;
+void smp_nmi(struct trap_frame *tf);
 
 #endif

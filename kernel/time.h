@@ -4,6 +4,9 @@
 
 #include "kernel/types.h"
 
+/* The local APIC timer interrupts every CPU HZ times a second (the tick). */
+#define HZ 100
+
 /* Measure the TSC frequency with PIT channel 2 (about 10 ms). Boot CPU, once. */
 void tsc_calibrate(void);
 /* Nanoseconds since tsc_calibrate (0 before it). Monotonic on one CPU. */

@@ -16,6 +16,9 @@
 #include "kernel/percpu.h"
 #include "kernel/x86.h"
 #include "kernel/atomic.h"
+#include "kernel/irq.h"
+#include "kernel/smp.h"
+#include "drivers/lapic.h"
 #include "mm/mm.h"
 
 struct idt_entry {
@@ -132,14 +135,24 @@ static __noreturn void kernel_exception(struct trap_frame *tf)
 
 void trap_dispatch(struct trap_frame *tf)
 {
-	if (tf->vector < 32) {
-		if (tf->vector != T_DF && tf->vector != T_MC && fixup_exception(tf))
+	u64 v = tf->vector;
+
+	if (v == T_NMI) {
+		smp_nmi(tf);
+		return;
+	}
+	if (v < 32) {
+		if (v != T_DF && v != T_MC && fixup_exception(tf))
 			return;
 		kernel_exception(tf);
 	}
-	irq_handler_t h = READ_ONCE(handlers[tf->vector]);
+	if (v < IRQ_VECTOR_BASE)	/* a spurious interrupt from the masked PICs */
+		return;
+	irq_handler_t h = READ_ONCE(handlers[v]);
 	if (h)
 		h(tf);
 	else
-		pr_warn("trap: unexpected interrupt vector %llu", (unsigned long long)tf->vector);
+		pr_warn("trap: unexpected interrupt vector %llu", (unsigned long long)v);
+	if (v != VEC_SPURIOUS)
+		lapic_eoi();
 }
