@@ -1,0 +1,61 @@
+/*
+ * rcu.h - read-copy update (McKenney and Slingwine; "classic",
+ * non-preemptible RCU as in Linux 2.6).
+ *
+ * The guarantee: a grace period that starts after a pointer was unpublished
+ * ends only after every CPU has passed through a quiescent state, so every
+ * read-side critical section that could have seen the old pointer has
+ * ended. Readers pay nothing but a preemption-count increment.
+ *
+ * Read side: rcu_read_lock() ... rcu_dereference(p) ... rcu_read_unlock().
+ * A reader must not sleep. Interrupts-off regions are read-side sections
+ * too (a CPU with interrupts off cannot pass a quiescent state).
+ * Update side: publish with rcu_assign_pointer, then either wait
+ * (synchronize_rcu, may sleep) or defer (call_rcu) before freeing.
+ *
+ * The grace-period algorithm is stated step by step in kernel/rcu.c.
+ */
+#ifndef KERNEL_RCU_H
+#define KERNEL_RCU_H
+
+#include "kernel/types.h"
+#include "kernel/atomic.h"
+#include "kernel/preempt.h"
+
+/* Enter/leave a read-side critical section: preemption off (nestable). */
+static inline void rcu_read_lock(void)
+{
+	preempt_disable();
+}
+
+static inline void rcu_read_unlock(void)
+{
+	preempt_enable();
+}
+
+/*
+ * rcu_dereference: load an RCU-protected pointer. Acquire, so the fields
+ * of the object are read after the pointer (x86-64: a plain mov; the order
+ * is what matters to the compiler and to weaker machines).
+ */
+#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+
+/*
+ * rcu_assign_pointer: publish p = v. Release, so the object's
+ * initialisation is visible before the pointer (x86-64: a plain mov).
+ */
+#define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+
+/* call_rcu: run func(head) after a grace period, in a context that may not sleep. */
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+/* synchronize_rcu: return after a full grace period. Sleeps; not in a reader. */
+void synchronize_rcu(void);
+/* rcu_barrier: return after every callback queued before the call has run. */
+void rcu_barrier(void);
+
+#endif
