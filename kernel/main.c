@@ -18,6 +18,7 @@
 #include "kernel/shutdown.h"
 #include "kernel/monitor.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/x86.h"
 #include "drivers/uart.h"
 #include "drivers/lapic.h"
@@ -87,6 +88,7 @@ void kmain(u32 magic, u32 info)
 	tsc_calibrate();
 	multiboot_init(magic, info);
 	cmdline_init(boot_info.cmdline);
+	spinlock_init_from_cmdline();
 	print_banner();
 	mm_init();
 	slab_init();
