@@ -50,7 +50,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
 	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin)
 
-.PHONY: all deps run gdb test clean
+.PHONY: all deps run gdb test torture clean
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -131,6 +131,12 @@ $(B)/test-module.bin: tools/mkpattern
 
 test: all $(B)/test-module.bin
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
+
+# Long runs that do not fit make test: rcutorture for minutes on 8 CPUs.
+TORTURE_SECONDS ?= 300
+torture: all
+	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
+		--cmdline 'ktest=rcutorture test.rcutorture_seconds=$(TORTURE_SECONDS)'
 
 clean:
 	rm -rf $(B)

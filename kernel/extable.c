@@ -6,7 +6,7 @@
 
 extern const struct extable_entry __extable_start[], __extable_end[];
 
-struct fault_record last_fixed_fault[MAX_CPUS];
+struct fault_record last_fixed_fault;
 
 static const struct extable_entry *search_extable(u64 addr, u64 type)
 {
@@ -18,7 +18,7 @@ static const struct extable_entry *search_extable(u64 addr, u64 type)
 
 static void record(struct trap_frame *tf)
 {
-	struct fault_record *r = &last_fixed_fault[smp_processor_id()];
+	struct fault_record *r = &last_fixed_fault;
 
 	r->vector = tf->vector;
 	r->error = tf->error;

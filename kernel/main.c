@@ -18,6 +18,8 @@
 #include "kernel/shutdown.h"
 #include "kernel/monitor.h"
 #include "kernel/smp.h"
+#include "kernel/sched.h"
+#include "kernel/rcu.h"
 #include "kernel/spinlock.h"
 #include "kernel/x86.h"
 #include "drivers/uart.h"
@@ -66,6 +68,7 @@ static __noreturn void kmain_late(void)
 {
 	print_memory();
 	smp_init(acpi.cpu_apic_id, acpi.ncpus);
+	rcu_start_threads();
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();
@@ -92,6 +95,8 @@ void kmain(u32 magic, u32 info)
 	print_banner();
 	mm_init();
 	slab_init();
+	sched_init();
+	rcu_init();
 	acpi_platform_init();
 	lapic_init_boot();
 	this_cpu()->apic_id = lapic_id();

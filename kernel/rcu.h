@@ -58,4 +58,26 @@ void synchronize_rcu(void);
 /* rcu_barrier: return after every callback queued before the call has run. */
 void rcu_barrier(void);
 
+/* Counters for tests, benchmarks and gdb. */
+struct rcu_stats {
+	u64 gp_completed;	/* grace periods ended since boot */
+	u64 gp_avg_ns;		/* their average length */
+	u64 cbs_queued, cbs_invoked;
+};
+void rcu_get_stats(struct rcu_stats *st);
+/* Number of the last grace period that ended (acquire). */
+u64 rcu_gp_completed(void);
+
+/* Hooks: the scheduler, the idle loop and the tick call these. */
+void rcu_note_context_switch(void);	/* in schedule(), before switching */
+void rcu_idle_enter(void);		/* before hlt in the idle loop */
+void rcu_idle_exit(void);		/* after it */
+void rcu_tick(void);			/* from the timer interrupt */
+void rcu_irq_enter(void);		/* around every interrupt handler */
+void rcu_irq_exit(void);
+
+/* rcu_init: after the scheduler; rcu_start_threads: after smp_init. */
+void rcu_init(void);
+void rcu_start_threads(void);
+
 #endif

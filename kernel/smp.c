@@ -29,6 +29,8 @@
 #include "kernel/ksyms.h"
 #include "kernel/string.h"
 #include "kernel/spinlock.h"
+#include "kernel/sched.h"
+#include "kernel/rcu.h"
 #include "kernel/x86.h"
 #include "drivers/lapic.h"
 #include "mm/mm.h"
@@ -162,20 +164,12 @@ void ap_entry(int cpu)
 	smp_cpu_started(cpu);
 }
 
-/* Idle until the scheduler takes over this CPU. */
-static __noreturn void ap_idle(void)
-{
-	for (;;) {
-		sti();
-		hlt();
-	}
-}
-
 void smp_cpu_started(int cpu)
 {
 	lapic_timer_start_periodic(HZ);
+	sched_init_ap();			/* this context becomes the idle task */
 	smp_store_release(&ncpus, cpu + 1);	/* the boot CPU may start the next one */
-	ap_idle();
+	sched_start_ap();
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -219,10 +213,11 @@ static void call_function_ipi(struct trap_frame *tf)
 void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait)
 {
 	struct call_request r = { fn, arg, 0, 0 };
-	int self = smp_processor_id();
-	u64 others = mask & ~(1ULL << self);
 
 	BUG_ON(irqs_disabled(), "smp_call_function with interrupts disabled");
+	preempt_disable();	/* "self" must stay this CPU until we are done */
+	int self = smp_processor_id();
+	u64 others = mask & ~(1ULL << self);
 	if (others) {
 		spin_lock(&call_lock);
 		r.unstarted = r.unfinished = others;
@@ -246,6 +241,7 @@ void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait)
 		smp_store_release(&call_req, NULL);
 		spin_unlock(&call_lock);
 	}
+	preempt_enable();
 }
 
 void smp_call_function(int target, void (*fn)(void *), void *arg, bool wait)
@@ -267,6 +263,8 @@ static void resched_ipi(struct trap_frame *tf)
 static void timer_interrupt(struct trap_frame *tf)
 {
 	this_cpu()->ticks++;
+	rcu_tick();
+	sched_tick();
 }
 
 static void lapic_error(struct trap_frame *tf)

@@ -18,6 +18,8 @@
 #include "kernel/atomic.h"
 #include "kernel/irq.h"
 #include "kernel/smp.h"
+#include "kernel/sched.h"
+#include "kernel/rcu.h"
 #include "drivers/lapic.h"
 #include "mm/mm.h"
 
@@ -149,10 +151,13 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v < IRQ_VECTOR_BASE)	/* a spurious interrupt from the masked PICs */
 		return;
 	irq_handler_t h = READ_ONCE(handlers[v]);
+	rcu_irq_enter();
 	if (h)
 		h(tf);
 	else
 		pr_warn("trap: unexpected interrupt vector %llu", (unsigned long long)v);
+	rcu_irq_exit();
 	if (v != VEC_SPURIOUS)
 		lapic_eoi();
+	sched_preempt_irq(tf);	/* may switch tasks: must come after the EOI */
 }

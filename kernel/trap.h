@@ -45,7 +45,9 @@ void trap_set_handler(int vector, irq_handler_t h);
 struct fault_record {
 	u64 vector, error, addr, rip;
 };
-extern struct fault_record last_fixed_fault[];	/* [P] per CPU */
+/* Written by whichever CPU fixed the fault up; tests that probe read it
+ * right after (they may migrate between CPUs, so it is not per-CPU). */
+extern struct fault_record last_fixed_fault;	/* [A] last writer wins */
 
 void dump_registers(const struct trap_frame *tf);
 const char *trap_name(u64 vector);

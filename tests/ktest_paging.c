@@ -16,7 +16,7 @@
 
 static struct fault_record *last(void)
 {
-	return &last_fixed_fault[smp_processor_id()];
+	return &last_fixed_fault;
 }
 
 KTEST(paging_map_translate_unmap)

@@ -68,7 +68,7 @@ KTEST(extable_fixes_up_read_of_unmapped_address)
 	u8 v = 1;
 	/* The first page of the vmap area is a guard page: never mapped. */
 	KT_EQ(probe_read_u8((void *)VMAP_BASE, &v), -EFAULT);
-	struct fault_record *r = &last_fixed_fault[smp_processor_id()];
+	struct fault_record *r = &last_fixed_fault;
 	KT_EQ(r->vector, T_PF);
 	KT_EQ(r->addr, VMAP_BASE);
 	KT_EQ(r->error & (PF_PRESENT | PF_WRITE), 0);
@@ -79,7 +79,7 @@ KTEST(extable_fixes_up_general_protection)
 	u64 v;
 	/* A non-canonical address raises #GP, not #PF. */
 	KT_EQ(probe_read_u64((void *)0x8000000000000000UL, &v), -EFAULT);
-	KT_EQ(last_fixed_fault[smp_processor_id()].vector, T_GP);
+	KT_EQ(last_fixed_fault.vector, T_GP);
 }
 
 KTEST(probe_succeeds_on_mapped_memory)

@@ -1,0 +1,45 @@
+/*
+ * mutex.h - sleeping mutual exclusion, owned by a task.
+ *
+ * A mutex is held by a task, not a CPU: the holder may sleep, and a task
+ * that finds it taken sleeps instead of spinning. mutex_unlock hands the
+ * mutex straight to the longest waiter (FIFO hand-off): nobody can overtake
+ * a sleeper, so nobody starves. Locking a mutex you already hold, or
+ * unlocking one you do not hold, is a BUG naming the mutex and the tasks.
+ *
+ * The command-line word debug.broken_mutex=1 (a test of the tests) makes
+ * mutex_lock and mutex_unlock do nothing at all; lock_mutex_mutual_exclusion
+ * must then fail.
+ *
+ * Lock legend: [L:wait_lock] the mutex's internal spinlock, [I] immutable.
+ */
+#ifndef KERNEL_MUTEX_H
+#define KERNEL_MUTEX_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+
+struct task;
+
+struct mutex {
+	spinlock_t wait_lock;		/* guards owner and waiters */
+	struct task *owner;		/* [L:wait_lock] holder, NULL when free */
+	struct list_head waiters;	/* [L:wait_lock] sleeping lockers, oldest first */
+	const char *name;		/* [I] for reports */
+};
+
+#define MUTEX_INIT(m, n) { SPINLOCK_INIT("mutex"), NULL, LIST_HEAD_INIT((m).waiters), n }
+#define DEFINE_MUTEX(m) struct mutex m = MUTEX_INIT(m, #m)
+
+void mutex_init(struct mutex *m, const char *name);
+/* mutex_lock: return holding m. May sleep (might_sleep checks the caller). */
+void mutex_lock(struct mutex *m);
+/* mutex_trylock: take m if it is free and nobody waits; true if taken. Never sleeps. */
+bool mutex_trylock(struct mutex *m);
+/* mutex_unlock: the caller must hold m; hands it to the first waiter. Never sleeps. */
+void mutex_unlock(struct mutex *m);
+/* True if the calling task holds m (for assertions). */
+bool mutex_held_by_me(struct mutex *m);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * rwsem.h - reader-writer semaphores: many readers or one writer, sleeping.
+ *
+ * Readers share the semaphore; a writer has it alone. Waiting is FIFO, and
+ * the rule that keeps writers from starving is: once anybody waits, a new
+ * reader queues behind them instead of joining the readers inside. When
+ * the last reader leaves, a waiting writer gets the semaphore; when a
+ * writer leaves, the waiters at the head of the queue get it - the first
+ * writer, or every reader up to the next writer. It is the lock that will
+ * guard each address space's VMAs (mm->mmap_lock).
+ *
+ * The command-line word debug.broken_rwsem=MODE (a test of the tests)
+ * breaks it on purpose: `writer` lets a writer in beside readers,
+ * `readers` lets only one reader in at a time, `starve` lets new readers
+ * overtake a waiting writer. Each lock_rwsem_* test must catch one of them.
+ *
+ * Lock legend: [L:wait_lock] the semaphore's spinlock, [I] immutable.
+ */
+#ifndef KERNEL_RWSEM_H
+#define KERNEL_RWSEM_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+
+struct task;
+
+struct rw_semaphore {
+	spinlock_t wait_lock;		/* guards the fields below */
+	int readers;			/* [L:wait_lock] readers inside */
+	struct task *writer;		/* [L:wait_lock] the writer inside, or NULL */
+	struct list_head waiters;	/* [L:wait_lock] sleepers, oldest first */
+	const char *name;		/* [I] for reports */
+};
+
+#define RWSEM_INIT(s, n) { SPINLOCK_INIT("rwsem"), 0, NULL, LIST_HEAD_INIT((s).waiters), n }
+#define DEFINE_RWSEM(s) struct rw_semaphore s = RWSEM_INIT(s, #s)
+
+void init_rwsem(struct rw_semaphore *sem, const char *name);
+/* down_read / down_write: return holding sem shared / exclusive. May sleep. */
+void down_read(struct rw_semaphore *sem);
+void down_write(struct rw_semaphore *sem);
+/* The same without waiting: true if taken. Never sleep. */
+bool down_read_trylock(struct rw_semaphore *sem);
+bool down_write_trylock(struct rw_semaphore *sem);
+/* up_read / up_write: release what down_read / down_write took. Never sleep. */
+void up_read(struct rw_semaphore *sem);
+void up_write(struct rw_semaphore *sem);
+/* Racy snapshots, for assertions and tests. */
+int rwsem_nr_waiters(struct rw_semaphore *sem);
+bool rwsem_is_write_locked(struct rw_semaphore *sem);
+
+#endif

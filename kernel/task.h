@@ -1,0 +1,76 @@
+/*
+ * task.h - struct task: one thread of execution, kernel or (later) user.
+ *
+ * Every thread the scheduler runs is a struct task with its own kernel
+ * stack. A kernel thread has mm == NULL; a user thread (to come) will point
+ * mm at its process's address space and keep its user registers in the trap
+ * frame at the top of its kernel stack. kernel/sched.h has the API and the
+ * rules for who may change what; docs/sched.md walks through a switch.
+ *
+ * Lock legend: [I] immutable once the task is first woken, [A] atomic
+ * (__atomic accessors, the order stated where used), [L:rq] the lock of the
+ * run queue named by task->cpu, [L:wq] the lock of the wait queue the task
+ * is on, [P] private to the task itself (or to the CPU running it, with
+ * interrupts off).
+ */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "kernel/atomic.h"
+#include "kernel/wait.h"
+
+struct mm_struct;
+struct trap_frame;
+
+enum task_state {
+	TASK_RUNNING,	/* executing on its CPU (that run queue's curr) */
+	TASK_RUNNABLE,	/* on a run queue, waiting for a CPU */
+	TASK_SLEEPING,	/* waiting for a wake_up_process (also: created, not yet woken) */
+	TASK_DEAD,	/* exited; its stack is freed by kthread_join */
+};
+
+#define TASK_NAME_LEN 16
+#define CPUS_ALL (~0ULL)
+
+struct task {
+	/* switch_to (kernel/switch.asm) reads and writes this field at offset 0. */
+	unsigned long kernel_rsp;	/* [L:rq] saved rsp while switched out */
+	void *kstack_top;		/* [I] top of the kernel stack; NULL: not ours (boot) */
+	void *kstack_bottom;		/* [I] lowest byte above the guard page */
+
+	int state;			/* [A] enum task_state; rules in sched.h */
+	int on_cpu;			/* [A] 1 from being picked until its successor has
+					 * finished switching away from it (sched.h) */
+	int cpu;			/* [L:rq] run queue it is on, or CPU it runs/ran on */
+	u64 cpus_allowed;		/* [I] bit n: may run on CPU n (kthread_bind) */
+	int slice;			/* [P] ticks left before the tick preempts it */
+	bool queued;			/* [L:rq] linked on rq->queue through run_link */
+	struct list_head run_link;	/* [L:rq] run-queue link */
+	struct list_head wait_link;	/* [L:wq] reserved for a wait-queue entry embedded
+					 * in the task (wait.h keeps its entries on the
+					 * sleeper's stack today) */
+
+	struct mm_struct *mm;		/* [I] address space; NULL for kernel threads */
+	struct trap_frame *user_regs;	/* [I] user state at the top of the kernel stack;
+					 * NULL for kernel threads */
+	void *fpu;			/* [P] FPU/SSE save area; NULL until user mode */
+	/*
+	 * To come with user threads: a clear_child_tid slot (a user address
+	 * that exit zeroes and futex-wakes, so pthread_join can wait on it).
+	 */
+
+	char name[TASK_NAME_LEN];	/* [I] for reports */
+	int tid;			/* [I] thread id; 0 for the idle tasks */
+	int (*fn)(void *);		/* [I] kernel thread body */
+	void *arg;			/* [I] its argument */
+	int exit_code;			/* [P] set before `exited` completes; the joiner
+					 * reads it after (the completion orders the two) */
+	struct completion exited;	/* [I] completed by kthread_exit (its count is
+					 * under its own lock, wait.h) */
+	atomic_t refcount;		/* [A] task_put frees at zero */
+	u64 nr_switches;		/* [L:rq] times it was switched in (statistics) */
+};
+
+#endif
