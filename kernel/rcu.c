@@ -103,15 +103,15 @@ static bool gp_in_progress(void)
 	return READ_ONCE(gp_started) != READ_ONCE(gp_completed);
 }
 
-/* Step 4's last part: gp_lock held. */
-static void __end_gp(void)
+/* Step 4's last part: gp_lock held. (Not inlined, so gdb can break here.) */
+static __noinline void __end_gp(void)
 {
 	gp_total_ns += ktime_ns() - gp_start_ns;
 	smp_store_release(&gp_completed, gp_started);
 }
 
 /* Step 3. gp_lock held, no grace period in progress. */
-static void __start_gp(void)
+static __noinline void __start_gp(void)
 {
 	int n = num_online_cpus();
 
@@ -130,7 +130,7 @@ static void __start_gp(void)
 }
 
 /* Step 4: this CPU is at a quiescent state now. */
-static void report_qs(void)
+static __noinline void report_qs(void)
 {
 	int cpu = smp_processor_id();
 	struct rcu_cpu *rc = &rcu_cpus[cpu];
