@@ -39,18 +39,20 @@ QEMU_ARGS := $(QEMU_ACCEL) -smp $(SMP) -m $(MEM) -display none -no-reboot \
 	-boot d -cdrom $(B)/roundabout.iso \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 
-C_SRCS   := $(wildcard kernel/*.c mm/*.c fs/*.c fs/*/*.c drivers/*.c tests/*.c)
+C_SRCS   := $(wildcard kernel/*.c mm/*.c fs/*.c fs/*/*.c drivers/*.c tests/*.c bench/*.c)
 ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)
 OBJS := $(C_SRCS:%.c=$(B)/%.o) $(ASM_SRCS:%.asm=$(B)/%.o)
 
 # Host tools the build and tests need; any missing one runs install-deps.sh.
 NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb \
-	musl-gcc mkfs.ext2 e2fsck python3
+	musl-gcc mkfs.ext2 e2fsck python3 clang
 MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
-	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin)
+	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 || \
+	echo libclang-rt-14-dev)
 
-.PHONY: all deps run gdb test torture clean
+.PHONY: all deps run gdb test torture bench clean
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -129,8 +131,14 @@ $(B)/test-module.bin: tools/mkpattern
 	@mkdir -p $(B)
 	$(PYTHON) tools/mkpattern 12345 $@
 
-test: all $(B)/test-module.bin
+include tests/host/host.mk
+
+test: all $(B)/test-module.bin host-tests
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
+
+# Numbers, not verdicts: never fails on a figure (tools/bench --help).
+bench: all $(HOST_B)/radix_bench
+	$(PYTHON) tools/bench --smp $(SMP)
 
 # Long runs that do not fit make test: rcutorture for minutes on 8 CPUs.
 TORTURE_SECONDS ?= 300

@@ -15,6 +15,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
+#include "kernel/bench.h"
 #include "kernel/shutdown.h"
 #include "kernel/monitor.h"
 #include "kernel/smp.h"
@@ -30,6 +31,7 @@
 #include "mm/page.h"
 #include "mm/paging.h"
 #include "mm/slab.h"
+#include "mm/radix-tree.h"
 
 #define IST_STACK_SIZE 8192
 static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(16);
@@ -75,6 +77,9 @@ static __noreturn void kmain_late(void)
 	const char *tests = cmdline_get("ktest");
 	if (tests)
 		ktest_run_from_cmdline(tests);
+	const char *benches = cmdline_get("bench");
+	if (benches)
+		bench_run_from_cmdline(benches);
 	smp_report_tick_rates(200);
 	monitor_run();
 }
@@ -97,6 +102,7 @@ void kmain(u32 magic, u32 info)
 	slab_init();
 	sched_init();
 	rcu_init();
+	radix_tree_init();
 	acpi_platform_init();
 	lapic_init_boot();
 	this_cpu()->apic_id = lapic_id();

@@ -4,13 +4,13 @@
 # Usage: tools/install-deps.sh [--help]
 set -e
 case "${1:-}" in
--h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3)"; exit 0;;
+-h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3 clang)"; exit 0;;
 esac
 
 # tool -> package that provides it
 need="gcc:gcc nasm:nasm grub-mkrescue:grub-common xorriso:xorriso mformat:mtools
 qemu-system-x86_64:qemu-system-x86 gdb:gdb musl-gcc:musl-tools mkfs.ext2:e2fsprogs
-e2fsck:e2fsprogs python3:python3 make:make"
+e2fsck:e2fsprogs python3:python3 make:make clang:clang"
 missing=""
 for pair in $need; do
 	tool=${pair%%:*}; pkg=${pair#*:}
@@ -18,6 +18,9 @@ for pair in $need; do
 done
 # grub-mkrescue needs the BIOS platform files to make a bootable ISO.
 [ -d /usr/lib/grub/i386-pc ] || missing="$missing grub-pc-bin"
+# The host tests run under ThreadSanitizer, whose runtime comes apart from clang.
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 ||
+	missing="$missing libclang-rt-14-dev"
 [ -n "$missing" ] || exit 0
 
 echo "install-deps: installing:$missing"
