@@ -13,7 +13,35 @@
  * Update side: publish with rcu_assign_pointer, then either wait
  * (synchronize_rcu, may sleep) or defer (call_rcu) before freeing.
  *
- * The grace-period algorithm is stated step by step in kernel/rcu.c.
+ * A quiescent state (QS) is a moment at which this CPU cannot be inside a
+ * read-side critical section:
+ *   - a context switch (readers do not sleep and run with preemption off);
+ *   - a timer tick that interrupted code with preempt_count() == 0;
+ *   - being idle (tracked by the extended-QS counter, below).
+ *
+ * The grace-period algorithm, step by step:
+ *   1. call_rcu puts the callback on this CPU's `next` list (interrupts off).
+ *   2. At its next tick the CPU gives its `next` callbacks a target: the
+ *      grace period numbered gp_started + 1, the first one that will begin
+ *      after they were queued. They move to `wait`. If no grace period is
+ *      in progress, the CPU starts one (step 3).
+ *   3. Starting grace period G (under gp_lock): gp_started = G, and every
+ *      online CPU's bit is set in qs_needed, except CPUs that are idle right
+ *      now (their extended-QS counter is odd): an idle CPU is in no reader.
+ *   4. Each CPU, at its next QS after it sees G started, clears its bit.
+ *      The CPU that clears the last bit ends G: gp_completed = G.
+ *   5. At a tick, a CPU whose `wait` target is <= gp_completed moves those
+ *      callbacks to `done` and wakes its callback thread, which runs them.
+ *   6. A grace period that is slow gets help: after FORCE_MS the CPUs still
+ *      owing a QS are checked for having been idle since the start (their
+ *      counter moved) and the rest are sent a reschedule IPI; after STALL_MS
+ *      a stall warning names them.
+ *
+ * Why it is safe: a reader that could see the old pointer began before the
+ * updater's call_rcu, hence before G started; its CPU cannot clear its bit
+ * for G until the reader ends (no QS inside a reader), so G cannot end, and
+ * the callback cannot run, while the reader runs. (kernel/rcu.c cites
+ * these steps; docs/rcu.md shows them in gdb.)
  */
 #ifndef KERNEL_RCU_H
 #define KERNEL_RCU_H
