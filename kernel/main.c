@@ -32,6 +32,8 @@
 #include "mm/paging.h"
 #include "mm/slab.h"
 #include "mm/radix-tree.h"
+#include "mm/pagecache.h"
+#include "mm/vmscan.h"
 
 #define IST_STACK_SIZE 8192
 static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(16);
@@ -71,6 +73,8 @@ static __noreturn void kmain_late(void)
 	print_memory();
 	smp_init(acpi.cpu_apic_id, acpi.ncpus);
 	rcu_start_threads();
+	pagecache_init();
+	vmscan_init();
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();

@@ -1,0 +1,619 @@
+/*
+ * filemap.c - the page cache: lockless lookups, insertion and deletion,
+ * the page lock, dirty pages and writeback, truncation, read and write.
+ *
+ * The lookup and eviction protocol is stated once, in mm/pagecache.h;
+ * the code below cites its steps.
+ *
+ * Lock order (pagecache.h): page lock -> mapping->tree_lock -> lru_lock.
+ *   remove_mapping: page lock (held by reclaim) -> tree_lock.
+ *   delete_from_page_cache: page lock -> tree_lock, then lru_lock (lru_del).
+ *   set_page_dirty: tree_lock alone.
+ */
+#include "mm/pagecache.h"
+#include "mm/vmscan.h"
+#include "mm/page.h"
+#include "kernel/rcu.h"
+#include "kernel/wait.h"
+#include "kernel/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/time.h"
+#include "kernel/smp.h"
+
+CMDLINE_KEY(pc_lookup, "pagecache.lookup",
+	    "lockless (default) or locked: lookups take tree_lock for reading (2.6.26's way)");
+CMDLINE_KEY(pc_skip_recheck, "pagecache.debug_skip_recheck",
+	    "test of the tests: lookups skip step 4 (the recheck)");
+CMDLINE_KEY(pc_plain_get, "pagecache.debug_plain_get",
+	    "test of the tests: step 3 increments even a zero count");
+CMDLINE_KEY(pc_split_freeze, "pagecache.debug_split_freeze",
+	    "test of the tests: the freeze checks, then stores (no cmpxchg)");
+CMDLINE_KEY(pc_delay, "pagecache.debug_delay_us",
+	    "widen the protocol's windows: delay N us between its steps");
+
+#define READAHEAD_PAGES 4
+
+static struct {
+	bool locked, skip_recheck, plain_get, split_freeze;
+	unsigned delay_us;
+} cfg;				/* [I] after pagecache_init */
+
+/* Per-CPU counters: no shared cache line on the lookup path. [P] with
+ * preemption off (inside the RCU read side, or with the tree lock held). */
+struct pc_cpu_stats {
+	u64 lookups, hits, misses, spec_retries, recheck_retries;
+	u64 freeze_failures, evictions, writebacks, overruns;
+} __aligned(64);
+static struct pc_cpu_stats pc_stats[MAX_CPUS];
+
+static atomic_t nr_cached = ATOMIC_INIT(0);	/* [A] pages in all caches */
+
+/* Bump this CPU's counter; preemption off so "this CPU" stays true. */
+#define STAT(field)                                                            \
+	do {                                                                   \
+		preempt_disable();                                             \
+		pc_stats[smp_processor_id()].field++;                          \
+		preempt_enable();                                              \
+	} while (0)
+
+static void page_waitqueues_init(void);
+
+void pagecache_init(void)
+{
+	const char *v = cmdline_get("pagecache.lookup");
+
+	cfg.locked = v && !strcmp(v, "locked");
+	if (v && !cfg.locked && strcmp(v, "lockless"))
+		pr_warn("pagecache: pagecache.lookup=%s unknown; using lockless", v);
+	cfg.skip_recheck = cmdline_get("pagecache.debug_skip_recheck") != NULL;
+	cfg.plain_get = cmdline_get("pagecache.debug_plain_get") != NULL;
+	cfg.split_freeze = cmdline_get("pagecache.debug_split_freeze") != NULL;
+	cfg.delay_us = (unsigned)cmdline_get_u64("pagecache.debug_delay_us", 0);
+	if (cfg.skip_recheck || cfg.plain_get || cfg.split_freeze)
+		pr_warn("pagecache: deliberately broken protocol (test of the tests)");
+	page_waitqueues_init();
+	printk("pagecache: %s lookups", cfg.locked ? "locked" : "lockless");
+}
+
+bool pagecache_locked_lookups(void)
+{
+	return cfg.locked;
+}
+
+static void debug_delay(void)
+{
+	if (cfg.delay_us)
+		udelay(cfg.delay_us);
+}
+
+void address_space_init(struct address_space *m, const struct address_space_ops *ops, void *host)
+{
+	radix_tree_init_root(&m->tree);
+	rwlock_init(&m->tree_lock, "tree_lock");
+	m->nrpages = 0;
+	m->size = 0;
+	m->a_ops = ops;
+	m->host = host;
+	list_init(&m->vmas);
+	m->ra_next = 0;
+}
+
+/* ---------------------------------------------------------------- the protocol */
+
+bool page_cache_get_speculative(struct page *page)
+{
+	if (cfg.plain_get) {		/* deliberately broken: no "unless zero" */
+		atomic_inc(&page->refcount);
+		return true;
+	}
+	return atomic_inc_not_zero(&page->refcount);	/* lock cmpxchg loop */
+}
+
+bool page_freeze_refs(struct page *page, int count)
+{
+	if (cfg.split_freeze) {		/* deliberately broken: check, then store */
+		if (atomic_read(&page->refcount) != count)
+			return false;
+		debug_delay();
+		atomic_set(&page->refcount, 0);
+		return true;
+	}
+	return atomic_cmpxchg(&page->refcount, count, 0) == count;	/* lock cmpxchg */
+}
+
+void page_unfreeze_refs(struct page *page, int count)
+{
+	/* Release: our reads of the page happen before others may take it. */
+	__atomic_store_n(&page->refcount.counter, count, __ATOMIC_RELEASE);
+}
+
+static struct page *find_get_page_locked(struct address_space *m, unsigned long index)
+{
+	unsigned long f = read_lock_irqsave(&m->tree_lock);
+	struct page *page = radix_tree_lookup(&m->tree, index);
+	if (page)
+		get_page(page);		/* the lock keeps the page in the tree */
+	STAT(lookups);
+	if (page)
+		STAT(hits);
+	else
+		STAT(misses);
+	read_unlock_irqrestore(&m->tree_lock, f);
+	return page;
+}
+
+struct page *find_get_page(struct address_space *m, unsigned long index)
+{
+	struct page *page;
+
+	if (cfg.locked)
+		return find_get_page_locked(m, index);
+	rcu_read_lock();				/* pagecache.h, step 1 */
+	STAT(lookups);
+again:
+	page = radix_tree_lookup(&m->tree, index);	/* step 2 */
+	if (page) {
+		debug_delay();
+		if (!page_cache_get_speculative(page)) {	/* step 3 */
+			STAT(spec_retries);
+			goto again;
+		}
+		debug_delay();
+		if (!cfg.skip_recheck && radix_tree_lookup(&m->tree, index) != page) {
+			STAT(recheck_retries);			/* step 4 */
+			put_page(page);
+			goto again;
+		}
+	}
+	if (page)
+		STAT(hits);
+	else
+		STAT(misses);
+	rcu_read_unlock();				/* step 5 */
+	return page;
+}
+
+unsigned find_get_pages(struct address_space *m, unsigned long start, unsigned nr,
+			struct page **pages)
+{
+	unsigned got = 0;
+
+	rcu_read_lock();
+	unsigned n = radix_tree_gang_lookup(&m->tree, (void **)pages, start, nr);
+	for (unsigned i = 0; i < n; i++) {
+		struct page *page = pages[i];
+		if (!page_cache_get_speculative(page))		/* step 3 */
+			continue;
+		/* Step 4, by the page's own index: it must still be there. */
+		if (READ_ONCE(page->mapping) != m ||
+		    radix_tree_lookup(&m->tree, READ_ONCE(page->index)) != page) {
+			put_page(page);
+			continue;
+		}
+		pages[got++] = page;
+	}
+	rcu_read_unlock();
+	return got;
+}
+
+/* ---------------------------------------------------------------- page lock */
+
+#define PAGE_WAIT_HASH 64
+static struct wait_queue_head page_waitqueues[PAGE_WAIT_HASH];
+
+static struct wait_queue_head *page_waitqueue(struct page *page)
+{
+	return &page_waitqueues[(page_to_pfn(page) * 0x9e3779b1u >> 7) % PAGE_WAIT_HASH];
+}
+
+bool trylock_page(struct page *page)
+{
+	return !test_and_set_bit(PG_locked, &page->flags);	/* lock bts: acquire */
+}
+
+void lock_page(struct page *page)
+{
+	might_sleep();
+	while (!trylock_page(page))
+		wait_event(*page_waitqueue(page), !test_bit(PG_locked, &page->flags));
+}
+
+void unlock_page(struct page *page)
+{
+	BUG_ON(!test_bit(PG_locked, &page->flags), "unlock_page of an unlocked page");
+	clear_bit(PG_locked, &page->flags);	/* lock btr: release, full barrier */
+	wake_up_all(page_waitqueue(page));
+}
+
+static void end_page_writeback(struct page *page)
+{
+	clear_bit(PG_writeback, &page->flags);
+	wake_up_all(page_waitqueue(page));
+}
+
+void wait_on_page_writeback(struct page *page)
+{
+	if (test_bit(PG_writeback, &page->flags))
+		wait_event(*page_waitqueue(page), !test_bit(PG_writeback, &page->flags));
+}
+
+struct page *find_lock_page(struct address_space *m, unsigned long index)
+{
+	for (;;) {
+		struct page *page = find_get_page(m, index);
+		if (!page)
+			return NULL;
+		lock_page(page);
+		/* Evicted or truncated while we slept on the lock? (rule 9) */
+		if (page->mapping == m && page->index == index)
+			return page;
+		unlock_page(page);
+		put_page(page);
+	}
+}
+
+/* ---------------------------------------------------------------- insert, delete, evict */
+
+int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned long index)
+{
+	if (pagecache_nr_pages() >= vmscan_max_pages()) {
+		vmscan_direct_reclaim(32);
+		if (pagecache_nr_pages() >= vmscan_max_pages())
+			STAT(overruns);	/* a soft cap: the add still goes ahead */
+	}
+	int err = radix_tree_preload();
+	if (err)
+		return err;
+	set_bit(PG_locked, &page->flags);	/* nobody else can see it yet */
+	get_page(page);				/* the cache's reference */
+	page->mapping = m;
+	page->index = index;
+	unsigned long f = write_lock_irqsave(&m->tree_lock);
+	err = radix_tree_insert(&m->tree, index, page);	/* publishes with release */
+	if (!err) {
+		m->nrpages++;
+		atomic_inc(&nr_cached);
+	}
+	write_unlock_irqrestore(&m->tree_lock, f);
+	radix_tree_preload_end();
+	if (err) {
+		page->mapping = NULL;
+		clear_bit(PG_locked, &page->flags);
+		put_page(page);
+		return err;
+	}
+	lru_cache_add(page);
+	return 0;
+}
+
+/* tree_lock held for writing. */
+static void __remove_from_tree(struct address_space *m, struct page *page)
+{
+	radix_tree_delete(&m->tree, page->index);
+	page->mapping = NULL;
+	m->nrpages--;
+	atomic_dec(&nr_cached);
+}
+
+void delete_from_page_cache(struct page *page)
+{
+	struct address_space *m = page->mapping;
+
+	BUG_ON(!test_bit(PG_locked, &page->flags), "delete_from_page_cache: page not locked");
+	unsigned long f = write_lock_irqsave(&m->tree_lock);
+	__remove_from_tree(m, page);
+	write_unlock_irqrestore(&m->tree_lock, f);
+	lru_del(page);
+	clear_bit(PG_dirty, &page->flags);
+	put_page(page);				/* the cache's reference */
+}
+
+bool remove_mapping(struct address_space *m, struct page *page)
+{
+	BUG_ON(!test_bit(PG_locked, &page->flags), "remove_mapping: page not locked");
+	unsigned long f = write_lock_irqsave(&m->tree_lock);	/* step E1 */
+	if (page->mapping != m || !page_freeze_refs(page, 2)) {	/* step E2 */
+		write_unlock_irqrestore(&m->tree_lock, f);
+		STAT(freeze_failures);
+		return false;
+	}
+	if (test_bit(PG_dirty, &page->flags)) {			/* step E3 */
+		page_unfreeze_refs(page, 2);
+		write_unlock_irqrestore(&m->tree_lock, f);
+		return false;
+	}
+	__remove_from_tree(m, page);				/* step E4 */
+	write_unlock_irqrestore(&m->tree_lock, f);
+	STAT(evictions);
+	/* Step E5. Frozen: nobody can be waiting on the lock (waiters hold
+	 * references), so the flags can go with the page. */
+	__atomic_store_n(&page->flags, 0, __ATOMIC_RELAXED);
+	free_frozen_pages(page, 0);
+	return true;
+}
+
+/* ---------------------------------------------------------------- dirty, writeback */
+
+bool set_page_dirty(struct page *page)
+{
+	if (test_and_set_bit(PG_dirty, &page->flags))
+		return false;
+	struct address_space *m = READ_ONCE(page->mapping);
+	if (m) {
+		unsigned long f = write_lock_irqsave(&m->tree_lock);
+		if (page->mapping == m)
+			radix_tree_tag_set(&m->tree, page->index, RADIX_TREE_TAG_DIRTY);
+		write_unlock_irqrestore(&m->tree_lock, f);
+	}
+	return true;
+}
+
+int write_one_page(struct page *page)
+{
+	struct address_space *m = page->mapping;
+	int err = 0;
+
+	BUG_ON(!test_bit(PG_locked, &page->flags), "write_one_page: page not locked");
+	wait_on_page_writeback(page);
+	if (m && test_and_clear_bit(PG_dirty, &page->flags)) {
+		set_bit(PG_writeback, &page->flags);
+		unsigned long f = write_lock_irqsave(&m->tree_lock);
+		radix_tree_tag_clear(&m->tree, page->index, RADIX_TREE_TAG_DIRTY);
+		radix_tree_tag_set(&m->tree, page->index, RADIX_TREE_TAG_WRITEBACK);
+		write_unlock_irqrestore(&m->tree_lock, f);
+		err = m->a_ops->writepage(m, page);
+		f = write_lock_irqsave(&m->tree_lock);
+		radix_tree_tag_clear(&m->tree, page->index, RADIX_TREE_TAG_WRITEBACK);
+		write_unlock_irqrestore(&m->tree_lock, f);
+		end_page_writeback(page);
+		if (err)
+			set_page_dirty(page);	/* keep it: try again later */
+		else
+			STAT(writebacks);
+	}
+	unlock_page(page);
+	return err;
+}
+
+int filemap_write_and_wait(struct address_space *m)
+{
+	struct page *pages[16];
+	unsigned long next = 0;
+	int err = 0;
+
+	for (;;) {
+		unsigned long f = read_lock_irqsave(&m->tree_lock);
+		unsigned n = radix_tree_gang_lookup_tag(&m->tree, (void **)pages, next, 16,
+							RADIX_TREE_TAG_DIRTY);
+		for (unsigned i = 0; i < n; i++)
+			get_page(pages[i]);	/* the lock keeps them in the tree */
+		read_unlock_irqrestore(&m->tree_lock, f);
+		if (!n)
+			return err;
+		for (unsigned i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			lock_page(page);
+			next = page->index + 1;
+			if (page->mapping == m) {
+				int e = write_one_page(page);	/* unlocks */
+				err = err ? err : e;
+			} else {
+				unlock_page(page);
+			}
+			put_page(page);
+		}
+		if (!next)
+			return err;	/* wrapped past the last index */
+	}
+}
+
+void truncate_inode_pages(struct address_space *m, u64 from)
+{
+	unsigned long start = (unsigned long)((from + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	struct page *pages[16];
+
+	if (from & (PAGE_SIZE - 1)) {	/* zero the tail of the partial page */
+		struct page *page = find_lock_page(m, from >> PAGE_SHIFT);
+		if (page) {
+			size_t off = from & (PAGE_SIZE - 1);
+			memset((u8 *)page_address(page) + off, 0, PAGE_SIZE - off);
+			unlock_page(page);
+			put_page(page);
+		}
+	}
+	for (;;) {
+		unsigned n = find_get_pages(m, start, 16, pages);
+		if (!n)
+			return;
+		for (unsigned i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			lock_page(page);
+			wait_on_page_writeback(page);
+			if (page->mapping == m && page->index >= start)
+				delete_from_page_cache(page);
+			unlock_page(page);
+			put_page(page);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- read, write */
+
+static struct page *alloc_cache_page(void)
+{
+	struct page *page = alloc_page_zeroed();
+	if (!page) {		/* direct reclaim, then one more try */
+		vmscan_direct_reclaim(64);
+		page = alloc_page_zeroed();
+	}
+	return page;
+}
+
+/* Start reading index into the cache if it is absent; never waits for it. */
+static void start_read(struct address_space *m, unsigned long index)
+{
+	struct page *page = alloc_cache_page();
+	if (!page)
+		return;
+	if (add_to_page_cache_lru(page, m, index) == 0)
+		m->a_ops->readpage(m, page);	/* unlocks the page */
+	put_page(page);
+}
+
+/* The uptodate page at index, with a reference; NULL with *err set. */
+static struct page *read_cache_page(struct address_space *m, unsigned long index, int *err)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		struct page *page = find_get_page(m, index);
+		if (!page) {
+			/* Readahead: a sequential reader gets the next pages started. */
+			unsigned ra = READ_ONCE(m->ra_next) == index ? READAHEAD_PAGES : 1;
+			for (unsigned i = 0; i < ra; i++)
+				if (i == 0 || !radix_tree_lookup(&m->tree, index + i))
+					start_read(m, index + i);
+			WRITE_ONCE(m->ra_next, index + ra);
+			continue;
+		}
+		if (!test_bit(PG_uptodate, &page->flags)) {
+			lock_page(page);	/* waits for the read in flight */
+			if (!page->mapping) {	/* evicted or truncated meanwhile */
+				unlock_page(page);
+				put_page(page);
+				continue;
+			}
+			if (!test_bit(PG_uptodate, &page->flags))
+				m->a_ops->readpage(m, page);	/* unlocks */
+			else
+				unlock_page(page);
+			if (!test_bit(PG_uptodate, &page->flags)) {
+				put_page(page);
+				*err = -EIO;
+				return NULL;
+			}
+		}
+		return page;
+	}
+	*err = -ENOMEM;
+	return NULL;
+}
+
+ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
+{
+	u64 size = READ_ONCE(m->size);
+	size_t done = 0;
+
+	if (pos >= size)
+		return 0;
+	len = MIN(len, size - pos);
+	while (done < len) {
+		u64 p = pos + done;
+		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
+		int err = 0;
+		struct page *page = read_cache_page(m, p >> PAGE_SHIFT, &err);
+		if (!page)
+			return done ? (ssize_t)done : err;
+		memcpy((u8 *)buf + done, (u8 *)page_address(page) + off, n);
+		mark_page_accessed(page);
+		put_page(page);
+		done += n;
+	}
+	return done;
+}
+
+ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		u64 p = pos + done;
+		unsigned long index = p >> PAGE_SHIFT;
+		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
+		struct page *page = find_or_create_page(m, index);
+		if (!page)
+			return done ? (ssize_t)done : -ENOMEM;
+		bool partial = off || n < PAGE_SIZE;
+		if (!test_bit(PG_uptodate, &page->flags) && partial &&
+		    (u64)index << PAGE_SHIFT < READ_ONCE(m->size)) {
+			m->a_ops->readpage(m, page);	/* old contents first; unlocks */
+			lock_page(page);
+		}
+		wait_on_page_writeback(page);
+		memcpy((u8 *)page_address(page) + off, (const u8 *)buf + done, n);
+		set_bit(PG_uptodate, &page->flags);
+		set_page_dirty(page);
+		unlock_page(page);
+		mark_page_accessed(page);
+		put_page(page);
+		done += n;
+		if (p + n > READ_ONCE(m->size))
+			WRITE_ONCE(m->size, p + n);
+	}
+	return done;
+}
+
+struct page *find_or_create_page(struct address_space *m, unsigned long index)
+{
+	for (;;) {
+		struct page *page = find_lock_page(m, index);
+		if (page)
+			return page;
+		page = alloc_cache_page();
+		if (!page)
+			return NULL;
+		int err = add_to_page_cache_lru(page, m, index);
+		if (!err)
+			return page;	/* locked, with the caller's reference */
+		put_page(page);
+		if (err != -EEXIST)
+			return NULL;
+	}
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+void pagecache_get_stats(struct pagecache_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct pc_cpu_stats *c = &pc_stats[cpu];
+		st->lookups += READ_ONCE(c->lookups);
+		st->hits += READ_ONCE(c->hits);
+		st->misses += READ_ONCE(c->misses);
+		st->spec_retries += READ_ONCE(c->spec_retries);
+		st->recheck_retries += READ_ONCE(c->recheck_retries);
+		st->freeze_failures += READ_ONCE(c->freeze_failures);
+		st->evictions += READ_ONCE(c->evictions);
+		st->writebacks += READ_ONCE(c->writebacks);
+		st->overruns += READ_ONCE(c->overruns);
+	}
+	st->pages = atomic_read(&nr_cached);
+}
+
+unsigned long pagecache_nr_pages(void)
+{
+	return (unsigned long)atomic_read(&nr_cached);
+}
+
+void pagecache_dump_stats(void)
+{
+	struct pagecache_stats s;
+
+	pagecache_get_stats(&s);
+	printk("pagecache: %llu pages; lookups %llu (hits %llu, misses %llu); retries: "
+	       "speculative %llu, recheck %llu; freeze failures %llu; evictions %llu; "
+	       "writebacks %llu; overruns %llu",
+	       (unsigned long long)s.pages, (unsigned long long)s.lookups,
+	       (unsigned long long)s.hits, (unsigned long long)s.misses,
+	       (unsigned long long)s.spec_retries, (unsigned long long)s.recheck_retries,
+	       (unsigned long long)s.freeze_failures, (unsigned long long)s.evictions,
+	       (unsigned long long)s.writebacks, (unsigned long long)s.overruns);
+}
+
+static void page_waitqueues_init(void)
+{
+	for (int i = 0; i < PAGE_WAIT_HASH; i++)
+		init_waitqueue_head(&page_waitqueues[i]);
+}
