@@ -80,7 +80,17 @@ void pagecache_init(void)
 
 bool pagecache_locked_lookups(void)
 {
-	return cfg.locked;
+	return READ_ONCE(cfg.locked);
+}
+
+/*
+ * Both kinds of lookup are correct at the same time (writers take the
+ * tree lock either way), so a benchmark may switch between them at run
+ * time to measure both designs in one boot.
+ */
+void pagecache_set_locked_lookups(bool locked)
+{
+	WRITE_ONCE(cfg.locked, locked);
 }
 
 static void debug_delay(void)
@@ -149,7 +159,7 @@ struct page *find_get_page(struct address_space *m, unsigned long index)
 {
 	struct page *page;
 
-	if (cfg.locked)
+	if (READ_ONCE(cfg.locked))
 		return find_get_page_locked(m, index);
 	rcu_read_lock();				/* pagecache.h, step 1 */
 	STAT(lookups);

@@ -172,7 +172,9 @@ void pagecache_dump_stats(void);
 /* Boot: read the pagecache.* switches. */
 void pagecache_init(void);
 
-/* The switches, for the reclaim code and tests. */
+/* The lookup kind: locked (pagecache.lookup=locked) or lockless. The
+ * setter is for benchmarks: both kinds are correct at once. */
 bool pagecache_locked_lookups(void);
+void pagecache_set_locked_lookups(bool locked);
 
 #endif
