@@ -155,6 +155,19 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
 	return page;
 }
 
+/* The two ways a lockless lookup loses a race, as functions of their own so
+ * that gdb can break on them (docs/pagecache.md). */
+static __noinline void lost_race_count_was_zero(struct page *page)
+{
+	STAT(spec_retries);		/* interleaving B */
+}
+
+static __noinline void lost_race_slot_changed(struct page *page)
+{
+	STAT(recheck_retries);		/* interleaving C */
+	put_page(page);
+}
+
 struct page *find_get_page(struct address_space *m, unsigned long index)
 {
 	struct page *page;
@@ -168,13 +181,12 @@ again:
 	if (page) {
 		debug_delay();
 		if (!page_cache_get_speculative(page)) {	/* step 3 */
-			STAT(spec_retries);
+			lost_race_count_was_zero(page);
 			goto again;
 		}
 		debug_delay();
 		if (!cfg.skip_recheck && radix_tree_lookup(&m->tree, index) != page) {
-			STAT(recheck_retries);			/* step 4 */
-			put_page(page);
+			lost_race_slot_changed(page);		/* step 4 */
 			goto again;
 		}
 	}
