@@ -157,12 +157,12 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
 
 /* The two ways a lockless lookup loses a race, as functions of their own so
  * that gdb can break on them (docs/pagecache.md). */
-static __noinline void lost_race_count_was_zero(struct page *page)
+static __attribute__((noipa)) void lost_race_count_was_zero(struct page *page)
 {
 	STAT(spec_retries);		/* interleaving B */
 }
 
-static __noinline void lost_race_slot_changed(struct page *page)
+static __attribute__((noipa)) void lost_race_slot_changed(struct page *page)
 {
 	STAT(recheck_retries);		/* interleaving C */
 	put_page(page);
