@@ -141,11 +141,16 @@ test: all $(B)/test-module.bin host-tests model-check
 bench: all $(HOST_B)/radix_bench
 	$(PYTHON) tools/bench --smp $(SMP)
 
-# Long runs that do not fit make test: rcutorture for minutes on 8 CPUs.
+# Long runs that do not fit make test: rcutorture, the radix-tree race and
+# the page-cache torture (under a tight cap), each for minutes on 8 CPUs.
 TORTURE_SECONDS ?= 300
 torture: all
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
 		--cmdline 'ktest=rcutorture test.rcutorture_seconds=$(TORTURE_SECONDS)'
+	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
+		--cmdline 'ktest=radix_concurrent_readers_see_old_or_new test.radix_seconds=$(TORTURE_SECONDS)'
+	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
+		--cmdline 'ktest=pagecache_torture pagecache.max_pages=48 test.pagecache_seconds=$(TORTURE_SECONDS)'
 
 clean:
 	rm -rf $(B)
