@@ -45,7 +45,7 @@ OBJS := $(C_SRCS:%.c=$(B)/%.o) $(ASM_SRCS:%.asm=$(B)/%.o)
 
 # Host tools the build and tests need; any missing one runs install-deps.sh.
 NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb \
-	musl-gcc mkfs.ext2 e2fsck python3 clang spin
+	musl-gcc mkfs.ext2 e2fsck python3 clang spin valgrind
 MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
 	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin; \
@@ -138,7 +138,7 @@ test: all $(B)/test-module.bin host-tests model-check
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).
-bench: all $(HOST_B)/radix_bench
+bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench
 	$(PYTHON) tools/bench --smp $(SMP)
 
 # Long runs that do not fit make test: rcutorture, the radix-tree race and

@@ -42,6 +42,11 @@ void rcu_read_unlock(void)
 	nesting--;
 }
 
+int rcu_read_depth(void)
+{
+	return nesting;
+}
+
 void rcu_register_thread(void)
 {
 	pthread_mutex_lock(&registry_lock);

@@ -30,12 +30,15 @@
 
 #include "kernel/types.h"
 #include "kernel/atomic.h"
+#include "kernel/preempt.h"
 
 #define RCU_HOST_BATCH 256
 
 /* Read-side sections: no code, only a per-thread nesting count for checks. */
 void rcu_read_lock(void);
 void rcu_read_unlock(void);
+/* Host only: the calling thread's read-side nesting (0 outside any section). */
+int rcu_read_depth(void);
 
 /* The same publication primitives as the kernel's rcu.h. */
 #define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
