@@ -16,7 +16,7 @@
  *
  * Assertions (KT_ASSERT, KT_EQ, ...) print file, line and the values
  * compared, mark the test failed and return from the test function, so use
- * them in the test body (or in helpers that return bool via KT_CHECK).
+ * them in the test body itself.
  */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
