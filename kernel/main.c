@@ -27,6 +27,7 @@
 #include "drivers/lapic.h"
 #include "drivers/acpi.h"
 #include "drivers/console.h"
+#include "drivers/ramdisk.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #include "mm/paging.h"
@@ -75,6 +76,7 @@ static __noreturn void kmain_late(void)
 	rcu_start_threads();
 	pagecache_init();
 	vmscan_init();
+	ramdisk_init();
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();

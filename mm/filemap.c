@@ -485,8 +485,7 @@ static void start_read(struct address_space *m, unsigned long index)
 	put_page(page);
 }
 
-/* The uptodate page at index, with a reference; NULL with *err set. */
-static struct page *read_cache_page(struct address_space *m, unsigned long index, int *err)
+struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
 {
 	for (int tries = 0; tries < 8; tries++) {
 		struct page *page = find_get_page(m, index);
@@ -534,7 +533,7 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 		u64 p = pos + done;
 		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
 		int err = 0;
-		struct page *page = read_cache_page(m, p >> PAGE_SHIFT, &err);
+		struct page *page = read_mapping_page(m, p >> PAGE_SHIFT, &err);
 		if (!page)
 			return done ? (ssize_t)done : err;
 		memcpy((u8 *)buf + done, (u8 *)page_address(page) + off, n);

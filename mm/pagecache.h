@@ -154,6 +154,10 @@ int filemap_write_and_wait(struct address_space *m);
 /* truncate_inode_pages: drop every page at byte offset >= from (waits for I/O). */
 void truncate_inode_pages(struct address_space *m, u64 from);
 
+/* read_mapping_page: the uptodate page at index with a reference, reading it
+ * in if need be (with readahead); NULL with *err set. May sleep. */
+struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err);
+
 /* Read/write through the cache, with sequential readahead. Bytes or -errno. May sleep. */
 ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos);
 ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos);

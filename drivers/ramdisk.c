@@ -1,0 +1,90 @@
+/*
+ * ramdisk.c - the root image as a block device, cached by the page cache.
+ *
+ * mm_init reserved the module's frames, so the image stays put; readpage
+ * copies a block from it, writepage copies a block back (the image is the
+ * "disk"). ramdisk.delay_us=N makes each block transfer take N us, so a
+ * student can see what the cache saves.
+ */
+#include "drivers/ramdisk.h"
+#include "kernel/multiboot.h"
+#include "kernel/cmdline.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+
+CMDLINE_KEY(rd_delay, "ramdisk.delay_us", "ramdisk: delay each block read or write by N us");
+
+static struct blockdev root;
+static bool have_root;	/* [I] after ramdisk_init */
+
+static struct blockdev *bdev_of(struct address_space *m)
+{
+	return m->host;
+}
+
+static int ramdisk_readpage(struct address_space *m, struct page *page)
+{
+	struct blockdev *bd = bdev_of(m);
+
+	if (page->index < bd->nblocks) {
+		if (bd->delay_us)
+			udelay(bd->delay_us);
+		memcpy(page_address(page), bd->base + page->index * BLOCK_SIZE, BLOCK_SIZE);
+		__atomic_add_fetch(&bd->reads, 1, __ATOMIC_RELAXED);
+	} else {
+		memset(page_address(page), 0, BLOCK_SIZE);	/* past the end reads as zeros */
+	}
+	set_bit(PG_uptodate, &page->flags);
+	unlock_page(page);
+	return 0;
+}
+
+static int ramdisk_writepage(struct address_space *m, struct page *page)
+{
+	struct blockdev *bd = bdev_of(m);
+
+	if (page->index >= bd->nblocks)
+		return -ENOSPC;
+	if (bd->delay_us)
+		udelay(bd->delay_us);
+	memcpy(bd->base + page->index * BLOCK_SIZE, page_address(page), BLOCK_SIZE);
+	__atomic_add_fetch(&bd->writes, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static const struct address_space_ops ramdisk_ops = { ramdisk_readpage, ramdisk_writepage };
+
+struct blockdev *ramdisk_init(void)
+{
+	for (int i = 0; i < boot_info.nmods; i++) {
+		const struct boot_module *mod = &boot_info.mods[i];
+		if (strcmp(mod->name, "root.img"))
+			continue;
+		root.name = "ram0";
+		root.base = __va(mod->start);
+		root.nblocks = (mod->end - mod->start) / BLOCK_SIZE;
+		root.delay_us = (unsigned)cmdline_get_u64("ramdisk.delay_us", 0);
+		address_space_init(&root.mapping, &ramdisk_ops, &root);
+		root.mapping.size = root.nblocks * BLOCK_SIZE;
+		have_root = true;
+		printk("ramdisk: ram0 is root.img, %llu blocks of 4 KiB",
+		       (unsigned long long)root.nblocks);
+		return &root;
+	}
+	return NULL;
+}
+
+struct blockdev *ramdisk_root(void)
+{
+	return have_root ? &root : NULL;
+}
+
+struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err)
+{
+	if (n >= bd->nblocks) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	return read_mapping_page(&bd->mapping, n, err);
+}

@@ -1,0 +1,32 @@
+/*
+ * ramdisk.h - a block device over the root image GRUB loaded as a module.
+ *
+ * Blocks are 4 KiB, one page each, so block n of the device is page n of
+ * its address_space: metadata reads go through the same lockless page
+ * cache as file data (the buffer-cache role).
+ */
+#ifndef DRIVERS_RAMDISK_H
+#define DRIVERS_RAMDISK_H
+
+#include "kernel/types.h"
+#include "mm/pagecache.h"
+
+#define BLOCK_SIZE PAGE_SIZE
+
+struct blockdev {
+	const char *name;		/* [I] */
+	u8 *base;			/* [I] the image, in the direct map */
+	u64 nblocks;			/* [I] whole 4 KiB blocks */
+	struct address_space mapping;	/* its page cache */
+	unsigned delay_us;		/* [I] ramdisk.delay_us: imitate a slow disk */
+	u64 reads, writes;		/* [A] blocks moved to and from the image */
+};
+
+/* Find the module named root.img and make it a block device; NULL if none. */
+struct blockdev *ramdisk_init(void);
+/* The root device, or NULL if the boot had no image. */
+struct blockdev *ramdisk_root(void);
+/* bdev_read_block: block n, uptodate, with a reference (put_page when done); NULL + *err. */
+struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * ktest_ramdisk.c - the root image as a block device through the page cache.
+ * tools/run-tests boots every normal batch with --image build/root.img and
+ * test.ramdisk=1; tests/boots.txt has a boot without an image, where the
+ * first test checks there is no root device.
+ */
+#include "kernel/ktest.h"
+#include "kernel/cmdline.h"
+#include "kernel/string.h"
+#include "drivers/ramdisk.h"
+
+CMDLINE_KEY(test_ramdisk, "test.ramdisk", "tests: 1 if this boot has a root image");
+
+KTEST(ramdisk_present_exactly_when_booted_with_an_image)
+{
+	bool want = cmdline_get_u64("test.ramdisk", 0) != 0;
+	KT_EQ(ramdisk_root() != NULL, want);
+}
+
+KTEST(ramdisk_block_0_holds_the_ext2_superblock)
+{
+	struct blockdev *bd = ramdisk_root();
+	int err = 0;
+
+	if (!bd)
+		KT_FAIL("no root device: boot with --image build/root.img");
+	struct page *p = bdev_read_block(bd, 0, &err);
+	KT_NOT_NULL(p);
+	const u8 *sb = (const u8 *)page_address(p) + 1024;	/* ext2: superblock at byte 1024 */
+	u16 magic = sb[56] | sb[57] << 8;
+	u32 log_block = sb[24] | sb[25] << 8 | sb[26] << 16 | (u32)sb[27] << 24;
+	put_page(p);
+	KT_EQ(magic, 0xef53);
+	KT_EQ(1024u << log_block, BLOCK_SIZE);	/* made with mkfs.ext2 -b 4096 */
+	u64 reads = bd->reads;
+	p = bdev_read_block(bd, 0, &err);	/* a second read is a cache hit */
+	KT_NOT_NULL(p);
+	put_page(p);
+	KT_EQ(bd->reads, reads);
+	KT_NULL(bdev_read_block(bd, bd->nblocks, &err));
+	KT_EQ(err, -EINVAL);
+}
+
+KTEST(ramdisk_writeback_reaches_the_image)
+{
+	struct blockdev *bd = ramdisk_root();
+
+	if (!bd)
+		KT_FAIL("no root device: boot with --image build/root.img");
+	u64 last = bd->nblocks - 1, off = last * BLOCK_SIZE + 100;
+	u8 old[8], got[8];
+	memcpy(old, bd->base + off, 8);
+	KT_EQ(filemap_write(&bd->mapping, "rdtest!", 8, off), 8);
+	KT_EQ(memcmp(bd->base + off, old, 8), 0);	/* dirty in the cache only */
+	KT_EQ(filemap_write_and_wait(&bd->mapping), 0);
+	KT_EQ(memcmp(bd->base + off, "rdtest!", 8), 0);	/* now on the "disk" */
+	KT_EQ(filemap_write(&bd->mapping, old, 8, off), 8);	/* put it back */
+	KT_EQ(filemap_write_and_wait(&bd->mapping), 0);
+	KT_EQ(filemap_read(&bd->mapping, got, 8, off), 8);
+	KT_EQ(memcmp(got, old, 8), 0);
+}
