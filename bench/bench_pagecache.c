@@ -30,8 +30,6 @@ static int bench_writepage(struct address_space *m, struct page *page)
 
 static const struct address_space_ops bench_ops = { bench_readpage, bench_writepage };
 static struct address_space maps[MAX_CPUS];
-static int go, stop;		/* [A] */
-static u64 counts[MAX_CPUS];	/* [P] one slot per thread */
 static bool shared;		/* [I] during a run */
 
 static int hit_thread(void *arg)
@@ -40,9 +38,8 @@ static int hit_thread(void *arg)
 	struct address_space *m = shared ? &maps[0] : &maps[cpu];
 	u64 x = cpu * 0x9e3779b97f4a7c15ULL + 7, n = 0;
 
-	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
-		yield();
-	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+	bench_wait_start();
+	while (!bench_should_stop()) {
 		for (int i = 0; i < 64; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -53,31 +50,13 @@ static int hit_thread(void *arg)
 		}
 		n += 64;
 	}
-	counts[cpu] = n;
+	bench_record(cpu, n);
 	return 0;
 }
 
 static u64 run(int k)
 {
-	struct task *t[MAX_CPUS];
-
-	go = stop = 0;
-	for (int cpu = 0; cpu < k; cpu++) {
-		t[cpu] = kthread_create(hit_thread, (void *)(long)cpu, "bench_hits");
-		kthread_bind(t[cpu], cpu);
-	}
-	for (int cpu = 0; cpu < k; cpu++)
-		wake_up_process(t[cpu]);
-	u64 t0 = ktime_ns();
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	msleep(WINDOW_MS);
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	u64 elapsed = ktime_ns() - t0, total = 0;
-	for (int cpu = 0; cpu < k; cpu++) {
-		kthread_join(t[cpu]);
-		total += counts[cpu];
-	}
-	return total * 1000000000ULL / elapsed / k;
+	return bench_run_on_cpus(k, hit_thread, "bench_hits", WINDOW_MS);
 }
 
 static void populate(struct address_space *m)

@@ -19,17 +19,14 @@
 #define WINDOW_MS 500
 
 static struct radix_tree_root tree;
-static int go, stop;		/* [A] start and stop flags for the threads */
-static u64 counts[MAX_CPUS];	/* [P] each thread writes only its own slot */
 
 static int lookup_thread(void *arg)
 {
 	long cpu = (long)arg;
 	u64 x = cpu * 0x9e3779b97f4a7c15ULL + 1, n = 0, misses = 0;
 
-	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
-		yield();
-	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+	bench_wait_start();
+	while (!bench_should_stop()) {
 		for (int i = 0; i < 256; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -42,7 +39,7 @@ static int lookup_thread(void *arg)
 		}
 		n += 256;
 	}
-	counts[cpu] = n;
+	bench_record(cpu, n);
 	if (misses)
 		pr_err("bench: %llu lookups returned the wrong item", (unsigned long long)misses);
 	return 0;
@@ -50,26 +47,7 @@ static int lookup_thread(void *arg)
 
 static u64 run_lookups(int k)
 {
-	struct task *t[MAX_CPUS];
-
-	go = stop = 0;
-	for (int cpu = 0; cpu < k; cpu++) {
-		counts[cpu] = 0;
-		t[cpu] = kthread_create(lookup_thread, (void *)(long)cpu, "bench_lookup");
-		kthread_bind(t[cpu], cpu);
-	}
-	for (int cpu = 0; cpu < k; cpu++)
-		wake_up_process(t[cpu]);
-	u64 t0 = ktime_ns();
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	msleep(WINDOW_MS);
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	u64 elapsed = ktime_ns() - t0, total = 0;
-	for (int cpu = 0; cpu < k; cpu++) {
-		kthread_join(t[cpu]);
-		total += counts[cpu];
-	}
-	return total * 1000000000ULL / elapsed / k;	/* per CPU per second */
+	return bench_run_on_cpus(k, lookup_thread, "bench_lookup", WINDOW_MS);
 }
 
 BENCH(rcu_radix)
