@@ -96,11 +96,20 @@ $(B)/roundabout.elf: $(OBJS) $(B)/ksyms.o linker.ld
 	@$(PYTHON) tools/gen-ksyms $@ | cmp -s - $(B)/ksyms.S || \
 		{ echo "ksyms: second link moved a function"; rm -f $@; exit 1; }
 
-# The root file system image (module2). Small on purpose: GRUB loads a
-# module at about 50 ms per MiB under TCG.
-$(B)/root.img: $(wildcard user/root/*) tools/mkimage
+# The root file system image (module2): ext2 of user/root with 32 MiB free
+# (ROOT_FREE_MIB). GRUB loads a module at about 50 ms per MiB under TCG, so
+# the tests boot a smaller one with 12 MiB free.
+ROOT_FREE_MIB ?= 32
+ROOT_FILES := $(shell find user/root 2>/dev/null)
+$(B)/root.img: $(ROOT_FILES) tools/mkimage
 	@mkdir -p $(B)
-	tools/mkimage $@
+	$(Q)tools/mkimage --free $(ROOT_FREE_MIB) $@
+	$(if $(Q),@echo "  IMG   $@")
+
+$(B)/test-root.img: $(ROOT_FILES) tools/mkimage
+	@mkdir -p $(B)
+	$(Q)tools/mkimage --free 12 $@
+	$(if $(Q),@echo "  IMG   $@")
 
 # The kernel command line baked into build/roundabout.iso; rewritten only
 # when CMDLINE changes, so the ISO is rebuilt only then.
@@ -133,8 +142,14 @@ $(B)/test-module.bin: tools/mkpattern
 
 include tests/host/host.mk
 include tests/model/model.mk
+include tests/corrupt/corrupt.mk
 
-test: all $(B)/test-module.bin host-tests model-check
+# A file with a user extended attribute, for tests/disks.txt's xattr test.
+$(B)/xattr-stage: tests/xattr/mkxattr
+	$(Q)rm -rf $@ && $(PYTHON) tests/xattr/mkxattr $@
+
+test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
+		host-tests model-check corrupt-selftest
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).

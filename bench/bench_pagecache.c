@@ -28,7 +28,10 @@ static int bench_writepage(struct address_space *m, struct page *page)
 	return 0;
 }
 
-static const struct address_space_ops bench_ops = { bench_readpage, bench_writepage };
+static const struct address_space_ops bench_ops = {
+	.readpage = bench_readpage,
+	.writepage = bench_writepage,
+};
 static struct address_space maps[MAX_CPUS];
 static bool shared;		/* [I] during a run */
 

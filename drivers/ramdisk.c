@@ -53,7 +53,10 @@ static int ramdisk_writepage(struct address_space *m, struct page *page)
 	return 0;
 }
 
-static const struct address_space_ops ramdisk_ops = { ramdisk_readpage, ramdisk_writepage };
+static const struct address_space_ops ramdisk_ops = {
+	.readpage = ramdisk_readpage,
+	.writepage = ramdisk_writepage,
+};
 
 struct blockdev *ramdisk_init(void)
 {
@@ -87,4 +90,60 @@ struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err)
 		return NULL;
 	}
 	return read_mapping_page(&bd->mapping, n, err);
+}
+
+/*
+ * File data moves between a file's own page and the disk without a stop in
+ * the device's cache (each block is cached once, under the file).
+ */
+int bdev_read_raw(struct blockdev *bd, u64 n, void *buf)
+{
+	if (n >= bd->nblocks)
+		return -EIO;
+	if (bd->delay_us)
+		udelay(bd->delay_us);
+	memcpy(buf, bd->base + n * BLOCK_SIZE, BLOCK_SIZE);
+	__atomic_add_fetch(&bd->reads, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int bdev_write_raw(struct blockdev *bd, u64 n, const void *buf)
+{
+	if (n >= bd->nblocks)
+		return -EIO;
+	if (bd->delay_us)
+		udelay(bd->delay_us);
+	memcpy(bd->base + n * BLOCK_SIZE, buf, BLOCK_SIZE);
+	__atomic_add_fetch(&bd->writes, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * A metadata block was freed: drop it from the device's cache, so that a
+ * stale dirty copy is never written over the block's next owner.
+ */
+void bdev_forget_block(struct blockdev *bd, u64 n)
+{
+	struct page *page = find_lock_page(&bd->mapping, n);
+	if (!page)
+		return;
+	wait_on_page_writeback(page);
+	if (page->mapping == &bd->mapping)
+		delete_from_page_cache(page);
+	unlock_page(page);
+	put_page(page);
+}
+
+/* A new metadata block: a zeroed, uptodate, locked cache page, never read from disk. */
+struct page *bdev_new_block(struct blockdev *bd, u64 n)
+{
+	if (n >= bd->nblocks)
+		return NULL;
+	struct page *page = find_or_create_page(&bd->mapping, n);
+	if (!page)
+		return NULL;
+	wait_on_page_writeback(page);
+	memset(page_address(page), 0, BLOCK_SIZE);
+	set_bit(PG_uptodate, &page->flags);
+	return page;
 }

@@ -29,4 +29,12 @@ struct blockdev *ramdisk_root(void);
 /* bdev_read_block: block n, uptodate, with a reference (put_page when done); NULL + *err. */
 struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err);
 
+/* Whole-block transfers that bypass the device's cache (file data). 0 or -EIO. */
+int bdev_read_raw(struct blockdev *bd, u64 n, void *buf);
+int bdev_write_raw(struct blockdev *bd, u64 n, const void *buf);
+/* Drop block n from the device's cache (it was freed). May sleep. */
+void bdev_forget_block(struct blockdev *bd, u64 n);
+/* Block n as a new zeroed metadata block: locked, uptodate, with a reference. */
+struct page *bdev_new_block(struct blockdev *bd, u64 n);
+
 #endif

@@ -68,6 +68,8 @@ static void list_tests(void)
 			printk_raw("ktest-list %s panic %s", t->name, t->expect);
 		else if (t->kind == KTEST_HARNESS)
 			printk_raw("ktest-list %s harness %d", t->name, t->expect_status);
+		else if (t->kind == KTEST_BOOT)
+			printk_raw("ktest-list %s boot", t->name);
 		else
 			printk_raw("ktest-list %s normal", t->name);
 	}
@@ -110,7 +112,7 @@ void ktest_run_from_cmdline(const char *globs)
 		reason[0] = 0;
 		pr_info("ktest: running %s", t->name);
 		t->fn();
-		if (!failed && t->kind != KTEST_NORMAL)
+		if (!failed && (t->kind == KTEST_PANIC || t->kind == KTEST_HARNESS))
 			ktest_fail(__FILE__, __LINE__, "returned, but should have ended the boot");
 		if (failed) {
 			nfail++;

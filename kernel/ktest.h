@@ -12,7 +12,10 @@
  * panic; tools/run-tests boots it alone and passes it only when the panic
  * message contains the substring. KTEST_HARNESS(name, status) declares a test
  * of the harness itself (it must end the boot with that qemu-run status).
- * Neither kind is matched by a glob: name them exactly.
+ * KTEST_BOOT(name) is a normal test that needs a boot of its own (an image
+ * or switches given by a line of tests/boots.txt or tests/disks.txt), so
+ * the batches leave it out. None of these kinds is matched by a glob:
+ * name them exactly.
  *
  * Assertions (KT_ASSERT, KT_EQ, ...) print file, line and the values
  * compared, mark the test failed and return from the test function, so use
@@ -23,7 +26,7 @@
 
 #include "kernel/types.h"
 
-enum ktest_kind { KTEST_NORMAL, KTEST_PANIC, KTEST_HARNESS };
+enum ktest_kind { KTEST_NORMAL, KTEST_PANIC, KTEST_HARNESS, KTEST_BOOT };
 
 struct ktest {
 	const char *name;
@@ -45,6 +48,7 @@ struct ktest {
 #define KTEST(name) __KTEST(name, KTEST_NORMAL, NULL, 0)
 #define KTEST_EXPECT_PANIC(name, substr) __KTEST(name, KTEST_PANIC, substr, 125)
 #define KTEST_HARNESS(name, status) __KTEST(name, KTEST_HARNESS, NULL, status)
+#define KTEST_BOOT(name) __KTEST(name, KTEST_BOOT, NULL, 0)
 
 /* Record a failure for the running test (first reason wins). */
 void ktest_fail(const char *file, int line, const char *fmt, ...)

@@ -28,6 +28,8 @@
 #include "drivers/acpi.h"
 #include "drivers/console.h"
 #include "drivers/ramdisk.h"
+#include "drivers/rtc.h"
+#include "fs/vfs.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #include "mm/paging.h"
@@ -80,6 +82,7 @@ static __noreturn void kmain_late(void)
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();
+	vfs_boot();		/* mounts the root ramdisk: sleeps, so after sti */
 	const char *tests = cmdline_get("ktest");
 	if (tests)
 		ktest_run_from_cmdline(tests);
@@ -100,6 +103,7 @@ void kmain(u32 magic, u32 info)
 	gdt_init_cpu(0, ist);
 	idt_init();
 	tsc_calibrate();
+	rtc_init();
 	multiboot_init(magic, info);
 	cmdline_init(boot_info.cmdline);
 	spinlock_init_from_cmdline();

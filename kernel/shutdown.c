@@ -11,7 +11,14 @@
 #include "kernel/shutdown.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
+#include "kernel/cmdline.h"
+#include "kernel/smp.h"
 #include "drivers/acpi.h"
+#include "drivers/ramdisk.h"
+#include "fs/vfs.h"
+
+CMDLINE_KEY(dumpdisk, "dumpdisk",
+	    "at exit: sync, print the ramdisk's place and halt for qemu-run --dump-disk");
 
 #define DEBUG_EXIT_PORT 0xf4
 #define SLP_EN_S5 0x2000
@@ -27,8 +34,35 @@ void machine_halt_exit(int code)
 		hlt();
 }
 
+/*
+ * The --dump-disk protocol (tools/qemu-run): sync every file system, say
+ * where the ramdisk lies in physical memory, then halt every CPU without
+ * touching isa-debug-exit, so that QEMU stays up while qemu-run saves the
+ * image through its monitor (pmemsave) and quits it.
+ */
+static void __noreturn exit_for_dump(int status)
+{
+	struct blockdev *bd = ramdisk_root();
+
+	vfs_sync_all();
+	cli();
+	smp_halt_others();
+	/* A CPU the NMI stopped may have held the console lock: print without it. */
+	printk_panic_mode();
+	if (bd)
+		printk_raw("roundabout: ramdisk %#llx %llu", (unsigned long long)__pa(bd->base),
+			   (unsigned long long)(bd->nblocks * BLOCK_SIZE));
+	else
+		printk_raw("roundabout: ramdisk none");
+	printk_raw("roundabout: exit %d", status & 255);
+	for (;;)
+		hlt();
+}
+
 void kernel_exit(int status)
 {
+	if (cmdline_get("dumpdisk"))
+		exit_for_dump(status);
 	printk_raw("roundabout: exit %d", status & 255);
 	machine_halt_exit(status & 255);
 }

@@ -278,6 +278,7 @@ static int panic_cpu = -1;		/* [A] the CPU that is panicking, or -1 */
 static int nmi_print_lock;		/* [A] one CPU prints an NMI report at a time */
 static int stopped_cpus;		/* [A] CPUs that have reported and halted */
 static u64 backtrace_requests;		/* [A] CPUs asked for an NMI backtrace */
+static bool stop_quietly;		/* [A] smp_halt_others: no backtraces */
 
 static void nmi_report(struct trap_frame *tf, const char *why)
 {
@@ -295,7 +296,8 @@ void smp_nmi(struct trap_frame *tf)
 	u64 bit = 1ULL << smp_processor_id();
 
 	if (__atomic_load_n(&panic_cpu, __ATOMIC_ACQUIRE) >= 0) {
-		nmi_report(tf, "stopped by NMI: another CPU panicked");
+		if (!__atomic_load_n(&stop_quietly, __ATOMIC_ACQUIRE))
+			nmi_report(tf, "stopped by NMI: another CPU panicked");
 		__atomic_add_fetch(&stopped_cpus, 1, __ATOMIC_RELEASE);
 		for (;;)
 			hlt();	/* interrupts stay off: NMIs are blocked until iret */
@@ -313,7 +315,7 @@ void smp_send_nmi_backtrace(int cpu)
 	lapic_send_nmi(cpu_apic_id(cpu));
 }
 
-void smp_stop_others(void)
+static void stop_others(bool quiet)
 {
 	int self = smp_processor_id(), expected = num_online_cpus() - 1;
 	int none = -1;
@@ -329,7 +331,19 @@ void smp_stop_others(void)
 	while (__atomic_load_n(&stopped_cpus, __ATOMIC_ACQUIRE) < expected &&
 	       (s64)(rdtsc() - deadline) < 0)
 		cpu_relax();
-	printk("smp: %d of %d other CPUs stopped", READ_ONCE(stopped_cpus), expected);
+	if (!quiet)
+		printk("smp: %d of %d other CPUs stopped", READ_ONCE(stopped_cpus), expected);
+}
+
+void smp_stop_others(void)
+{
+	stop_others(false);
+}
+
+void smp_halt_others(void)
+{
+	__atomic_store_n(&stop_quietly, true, __ATOMIC_RELEASE);
+	stop_others(true);
 }
 
 /* Register the IPI and timer vectors (boot CPU, before any AP starts). */

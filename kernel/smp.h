@@ -41,6 +41,8 @@ void smp_send_nmi_backtrace(int cpu);
 
 /* Called by panic: NMI every other CPU; each prints its backtrace and halts. */
 void smp_stop_others(void);
+/* The same without the reports: an orderly halt (the --dump-disk exit). */
+void smp_halt_others(void);
 
 /* smp_call_function for a bitmask of CPU numbers (bit n = cpu n). */
 void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait);

@@ -293,6 +293,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 	get_page(page);				/* the cache's reference */
 	page->mapping = m;
 	page->index = index;
+	page->private = 0;
 	unsigned long f = write_lock_irqsave(&m->tree_lock);
 	err = radix_tree_insert(&m->tree, index, page);	/* publishes with release */
 	if (!err) {
@@ -505,13 +506,14 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 				put_page(page);
 				continue;
 			}
+			int e = 0;
 			if (!test_bit(PG_uptodate, &page->flags))
-				m->a_ops->readpage(m, page);	/* unlocks */
+				e = m->a_ops->readpage(m, page);	/* unlocks */
 			else
 				unlock_page(page);
 			if (!test_bit(PG_uptodate, &page->flags)) {
 				put_page(page);
-				*err = -EIO;
+				*err = e ? e : -EIO;
 				return NULL;
 			}
 		}
@@ -558,10 +560,21 @@ ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 
 		bool partial = off || n < PAGE_SIZE;
 		if (!test_bit(PG_uptodate, &page->flags) && partial &&
 		    (u64)index << PAGE_SHIFT < READ_ONCE(m->size)) {
-			m->a_ops->readpage(m, page);	/* old contents first; unlocks */
+			int e = m->a_ops->readpage(m, page);	/* old contents first; unlocks */
 			lock_page(page);
+			if (!test_bit(PG_uptodate, &page->flags)) {	/* could not read it */
+				unlock_page(page);
+				put_page(page);
+				return done ? (ssize_t)done : (e ? e : -EIO);
+			}
 		}
 		wait_on_page_writeback(page);
+		int err = m->a_ops->write_begin ? m->a_ops->write_begin(m, page) : 0;
+		if (err) {	/* e.g. ENOSPC: nothing of this page was written */
+			unlock_page(page);
+			put_page(page);
+			return done ? (ssize_t)done : err;
+		}
 		memcpy((u8 *)page_address(page) + off, (const u8 *)buf + done, n);
 		set_bit(PG_uptodate, &page->flags);
 		set_page_dirty(page);

@@ -50,7 +50,11 @@ struct page {
 	struct list_head lru;	/* [L:zone] buddy free list / [O] LRU / slab list */
 	u8 order;		/* [L:zone] PG_buddy or PG_head: block order */
 	u16 inuse;		/* [O] slab: objects in use */
-	void *freelist;		/* [O] slab: first free object */
+	union {
+		void *freelist;		/* [O] slab: first free object */
+		unsigned long private;	/* [O] page cache: the file system's (ext2: the
+					 * disk block + 1 holding this page; 0: not known) */
+	};
 };
 
 #define MAX_ORDER 10	/* orders 0..10: up to 4 MiB blocks */

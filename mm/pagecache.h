@@ -86,6 +86,9 @@ struct address_space_ops {
 	int (*readpage)(struct address_space *m, struct page *page);
 	/* Write a locked page with PG_writeback set; clear PG_writeback. 0 or -errno. */
 	int (*writepage)(struct address_space *m, struct page *page);
+	/* Optional: before filemap_write copies into a locked page, give it
+	 * somewhere to go on disk (allocate its block). 0 or -errno (ENOSPC). */
+	int (*write_begin)(struct address_space *m, struct page *page);
 };
 
 /* Lock legend: [I] immutable after init, [R] RCU readers, [L:tree_lock],

@@ -27,7 +27,10 @@ static int smoke_writepage(struct address_space *m, struct page *page)
 	return 0;
 }
 
-static const struct address_space_ops smoke_ops = { smoke_readpage, smoke_writepage };
+static const struct address_space_ops smoke_ops = {
+	.readpage = smoke_readpage,
+	.writepage = smoke_writepage,
+};
 
 KTEST(filemap_smoke_read_write_evict_truncate)
 {

@@ -35,6 +35,7 @@ HOST_PROGS := $(HOST_B)/radix_tree_random $(HOST_B)/radix_tree_concurrent \
 .PHONY: host-tests
 host-tests: $(HOST_PROGS)
 	@sh tests/host/run-host-tests $(HOST_B) $(HOST_TEST_ARGS)
+	@sh tests/host/check-disk-selftest.sh
 
 # Sequential: AddressSanitizer and UBSan catch what the model cannot.
 $(HOST_B)/radix_tree_random: tests/host/radix_random.c $(HOST_DEPS)

@@ -46,7 +46,10 @@ struct page {
 	struct list_head lru;	/* [L:free] free list while free */
 	u8 order;
 	u16 inuse;
-	void *freelist;
+	union {
+		void *freelist;
+		unsigned long private;	/* page cache: the file system's */
+	};
 };
 
 extern struct page *mem_map;	/* [I] after host_page_init */

@@ -1,0 +1,322 @@
+/*
+ * file.c - open files and descriptor tables.
+ *
+ * An open file holds its inode and an offset. Reads go straight to the
+ * page cache (filemap_read: lockless lookups, no inode lock); writes hold
+ * the inode's i_mutex, because they change its size and allocate blocks.
+ * pos_lock makes read, write and lseek on one open file happen one after
+ * another, so two threads sharing a descriptor never read the same bytes
+ * or lose a write to a stale offset.
+ */
+#include "fs/vfs.h"
+#include "mm/slab.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "drivers/rtc.h"
+
+struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
+			     int *err);
+
+static bool writable(unsigned flags)
+{
+	return (flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR;
+}
+
+static bool readable(unsigned flags)
+{
+	return (flags & O_ACCMODE) == O_RDONLY || (flags & O_ACCMODE) == O_RDWR;
+}
+
+struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode, int *err)
+{
+	if ((flags & O_ACCMODE) == O_ACCMODE) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	struct inode *inode = vfs_open_inode(cwd, path, flags, mode, err);
+	if (!inode)
+		return NULL;
+	int e = 0;
+	if ((inode->mode & S_IFMT) == S_IFLNK)
+		e = -ELOOP;		/* symbolic links are not followed (yet) */
+	else if (!S_ISDIR(inode->mode) && !S_ISREG(inode->mode))
+		e = -ENXIO;		/* devices, FIFOs, sockets: no drivers behind them */
+	else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
+		e = -ENOTDIR;
+	else if (S_ISDIR(inode->mode) && (writable(flags) || (flags & (O_TRUNC | O_CREAT))))
+		e = -EISDIR;
+	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly)
+		e = -EROFS;
+	else if ((flags & O_TRUNC) && writable(flags) && i_size(inode)) {
+		mutex_lock(&inode->i_mutex);
+		e = inode->op->setsize(inode, 0);
+		mutex_unlock(&inode->i_mutex);
+	}
+	struct file *f = e ? NULL : kzalloc(sizeof(*f));
+	if (!f) {
+		iput(inode);
+		*err = e ? e : -ENOMEM;
+		return NULL;
+	}
+	atomic_set(&f->count, 1);
+	f->inode = inode;
+	f->flags = flags & ~(O_CREAT | O_EXCL | O_TRUNC);
+	f->pos = 0;
+	mutex_init(&f->pos_lock, "pos_lock");
+	return f;
+}
+
+struct file *file_get(struct file *f)
+{
+	atomic_inc(&f->count);
+	return f;
+}
+
+void file_put(struct file *f)
+{
+	if (!f || !atomic_dec_and_test(&f->count))
+		return;
+	iput(f->inode);
+	kfree(f);
+}
+
+ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos)
+{
+	struct inode *inode = f->inode;
+	if (!readable(f->flags))
+		return -EBADF;
+	if (S_ISDIR(inode->mode))
+		return -EISDIR;
+	if (inode->state & I_BAD)
+		return -EIO;
+	if ((s64)pos < 0 || (s64)(pos + len) < 0)
+		return -EINVAL;
+	return filemap_read(&inode->mapping, buf, len, pos);
+}
+
+ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
+{
+	struct inode *inode = f->inode;
+	if (!writable(f->flags))
+		return -EBADF;
+	if (S_ISDIR(inode->mode))
+		return -EISDIR;
+	if ((s64)pos < 0 || (s64)(pos + len) < 0)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	mutex_lock(&inode->i_mutex);
+	if (READ_ONCE(f->flags) & O_APPEND)
+		pos = i_size(inode);
+	ssize_t n = inode->op->write(inode, buf, len, pos);
+	if (n > 0) {
+		inode->mtime = inode->ctime = wall_seconds();
+		mark_inode_dirty(inode);
+	}
+	mutex_unlock(&inode->i_mutex);
+	return n;
+}
+
+ssize_t vfs_read(struct file *f, void *buf, size_t len)
+{
+	mutex_lock(&f->pos_lock);
+	ssize_t n = vfs_pread(f, buf, len, f->pos);
+	if (n > 0)
+		f->pos += n;
+	mutex_unlock(&f->pos_lock);
+	return n;
+}
+
+ssize_t vfs_write(struct file *f, const void *buf, size_t len)
+{
+	mutex_lock(&f->pos_lock);
+	u64 pos = (READ_ONCE(f->flags) & O_APPEND) ? i_size(f->inode) : f->pos;
+	ssize_t n = vfs_pwrite(f, buf, len, pos);
+	if (n > 0)
+		f->pos = pos + n;
+	mutex_unlock(&f->pos_lock);
+	return n;
+}
+
+s64 vfs_lseek(struct file *f, s64 off, int whence)
+{
+	mutex_lock(&f->pos_lock);
+	s64 base;
+	switch (whence) {
+	case SEEK_SET: base = 0; break;
+	case SEEK_CUR: base = (s64)f->pos; break;
+	case SEEK_END: base = (s64)i_size(f->inode); break;
+	default:
+		mutex_unlock(&f->pos_lock);
+		return -EINVAL;
+	}
+	s64 pos = base + off;
+	if ((off > 0 && pos < base) || pos < 0) {
+		mutex_unlock(&f->pos_lock);
+		return (off > 0 && pos < base) ? -EOVERFLOW : -EINVAL;
+	}
+	f->pos = (u64)pos;
+	mutex_unlock(&f->pos_lock);
+	return pos;
+}
+
+int vfs_ftruncate(struct file *f, u64 size)
+{
+	struct inode *inode = f->inode;
+	if (!writable(f->flags))
+		return -EINVAL;		/* Linux: EINVAL (or EBADF) for a read-only descriptor */
+	if (S_ISDIR(inode->mode))
+		return -EISDIR;
+	if ((s64)size < 0)
+		return -EINVAL;
+	mutex_lock(&inode->i_mutex);
+	int err = inode->op->setsize(inode, size);
+	mutex_unlock(&inode->i_mutex);
+	return err;
+}
+
+int vfs_fsync(struct file *f)
+{
+	struct inode *inode = f->inode;
+	if (inode->sb->rdonly)
+		return 0;
+	int err = filemap_write_and_wait(&inode->mapping);
+	mutex_lock(&inode->i_mutex);
+	int e = mark_inode_dirty(inode);
+	mutex_unlock(&inode->i_mutex);
+	err = err ? err : e;
+	e = inode->sb->s_op->sync_fs(inode->sb);	/* its blocks' bitmaps and the inode table */
+	return err ? err : e;
+}
+
+int vfs_readdir(struct file *f, filldir_t fill, void *ctx)
+{
+	struct inode *inode = f->inode;
+	if (!S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	mutex_lock(&f->pos_lock);
+	down_read(&inode->sb->s_ns);
+	int err = inode->op->readdir(inode, &f->pos, fill, ctx);
+	up_read(&inode->sb->s_ns);
+	mutex_unlock(&f->pos_lock);
+	return err;
+}
+
+/* ------------------------------------------------------------ descriptor tables */
+
+struct files_struct *files_alloc(void)
+{
+	struct files_struct *files = kzalloc(sizeof(*files));
+	if (!files)
+		return NULL;
+	atomic_set(&files->count, 1);
+	spin_lock_init(&files->lock, "files");
+	return files;
+}
+
+struct files_struct *files_dup(struct files_struct *old)
+{
+	struct files_struct *files = files_alloc();
+	if (!files)
+		return NULL;
+	spin_lock(&old->lock);
+	for (int fd = 0; fd < FD_MAX; fd++)
+		if (old->fd[fd])
+			files->fd[fd] = file_get(old->fd[fd]);
+	memcpy(files->cloexec, old->cloexec, sizeof(files->cloexec));
+	spin_unlock(&old->lock);
+	return files;
+}
+
+void files_put(struct files_struct *files)
+{
+	if (!files || !atomic_dec_and_test(&files->count))
+		return;
+	for (int fd = 0; fd < FD_MAX; fd++)
+		file_put(files->fd[fd]);
+	kfree(files);
+}
+
+static void set_cloexec(struct files_struct *files, int fd, bool on)
+{
+	if (on)
+		files->cloexec[fd / 64] |= 1ULL << (fd % 64);
+	else
+		files->cloexec[fd / 64] &= ~(1ULL << (fd % 64));
+}
+
+int fd_install(struct files_struct *files, struct file *f, int min, bool cloexec)
+{
+	if (min < 0 || min >= FD_MAX)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	for (int fd = min; fd < FD_MAX; fd++) {
+		if (!files->fd[fd]) {
+			files->fd[fd] = f;
+			set_cloexec(files, fd, cloexec);
+			spin_unlock(&files->lock);
+			return fd;
+		}
+	}
+	spin_unlock(&files->lock);
+	return -EMFILE;
+}
+
+struct file *fd_get(struct files_struct *files, int fd)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return NULL;
+	spin_lock(&files->lock);
+	struct file *f = files->fd[fd];
+	if (f)
+		file_get(f);
+	spin_unlock(&files->lock);
+	return f;
+}
+
+int fd_close(struct files_struct *files, int fd)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return -EBADF;
+	spin_lock(&files->lock);
+	struct file *f = files->fd[fd];
+	files->fd[fd] = NULL;
+	set_cloexec(files, fd, false);
+	spin_unlock(&files->lock);
+	if (!f)
+		return -EBADF;
+	file_put(f);		/* outside the spinlock: the last put may sleep */
+	return 0;
+}
+
+int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec)
+{
+	if (oldfd < 0 || oldfd >= FD_MAX || newfd < 0 || newfd >= FD_MAX)
+		return -EBADF;
+	spin_lock(&files->lock);
+	struct file *f = files->fd[oldfd], *gone = NULL;
+	if (!f) {
+		spin_unlock(&files->lock);
+		return -EBADF;
+	}
+	if (oldfd != newfd) {
+		gone = files->fd[newfd];
+		files->fd[newfd] = file_get(f);
+		set_cloexec(files, newfd, cloexec);
+	}
+	spin_unlock(&files->lock);
+	file_put(gone);
+	return newfd;
+}
+
+void files_close_on_exec(struct files_struct *files)
+{
+	for (int fd = 0; fd < FD_MAX; fd++) {
+		spin_lock(&files->lock);
+		bool close = files->fd[fd] && (files->cloexec[fd / 64] >> (fd % 64) & 1);
+		spin_unlock(&files->lock);
+		if (close)
+			fd_close(files, fd);
+	}
+}

@@ -1,0 +1,277 @@
+/*
+ * vfs.h - the virtual file system: inodes, open files, descriptor tables,
+ * path walk, and the operations a file system provides.
+ *
+ * One file system is mounted, at "/" (ext2 on the root ramdisk). The VFS
+ * owns what every file system shares: the inode cache (one struct inode
+ * per (super_block, ino), found by hash), open files with their offsets,
+ * descriptor tables, and the walk from a path to an inode. A file system
+ * owns the on-disk format and provides super_operations (inode life) and
+ * inode_operations (names and sizes). File data always moves through the
+ * page cache: vfs_read is filemap_read on the inode's address_space; writes
+ * go through the file system (which allocates blocks) into filemap_write.
+ *
+ * Locks, in the order they nest:
+ *   sb->s_ns (rwsem)   the name space of one file system: path lookups and
+ *                      readdir hold it for reading; create, link, unlink,
+ *                      mkdir, rmdir and rename for writing.
+ *   inode->i_mutex     an inode's size, blocks and times: write, truncate,
+ *                      and name-space operations on the inode they change.
+ *   page lock          (mm/pagecache.h), then the file system's own locks.
+ *   icache_lock        (spinlock, leaf) the inode hash and the lists.
+ * Path lookups take s_ns for reading one component at a time; file data
+ * reads take none of these (the lockless page cache).
+ */
+#ifndef FS_VFS_H
+#define FS_VFS_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "kernel/atomic.h"
+#include "kernel/mutex.h"
+#include "kernel/rwsem.h"
+#include "kernel/spinlock.h"
+#include "mm/pagecache.h"
+
+/* Linux's values, so user programs can pass them straight through. */
+#define S_IFMT 0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK 0120000
+#define S_IFREG 0100000
+#define S_IFBLK 0060000
+#define S_IFDIR 0040000
+#define S_IFCHR 0020000
+#define S_IFIFO 0010000
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+
+#define O_ACCMODE 03
+#define O_RDONLY 00
+#define O_WRONLY 01
+#define O_RDWR 02
+#define O_CREAT 0100
+#define O_EXCL 0200
+#define O_TRUNC 01000
+#define O_APPEND 02000
+#define O_DIRECT 040000
+#define O_DIRECTORY 0200000
+#define O_CLOEXEC 02000000
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+#define NAME_MAX 255
+#define PATH_MAX 4096
+
+/* Directory entry types (getdents64's d_type; ext2's filetype is mapped to these). */
+#define DT_UNKNOWN 0
+#define DT_DIR 4
+#define DT_REG 8
+#define DT_LNK 10
+
+struct super_block;
+struct inode;
+struct file;
+
+/* What stat returns (the kernel's own layout; syscalls convert). */
+struct kstat {
+	u64 ino;
+	u32 mode, nlink, uid, gid;
+	u64 size;
+	u64 blocks;		/* 512-byte units, as st_blocks */
+	u32 blksize;
+	u64 atime, mtime, ctime;	/* seconds since 1970 */
+};
+
+/* readdir calls this for each entry; a non-zero return stops the walk. */
+typedef int (*filldir_t)(void *ctx, const char *name, int len, u64 ino, unsigned type);
+
+struct super_operations {
+	struct inode *(*alloc_inode)(struct super_block *sb);
+	void (*destroy_inode)(struct inode *inode);
+	/* Fill a new inode (I_NEW) from disk: 0 or -errno (EUCLEAN: damaged). */
+	int (*read_inode)(struct inode *inode);
+	/* Copy the in-memory inode to its place on disk (through the cache). */
+	int (*write_inode)(struct inode *inode);
+	/* The last reference to an inode with no links went: free it on disk. */
+	void (*evict_inode)(struct inode *inode);
+	/* Write back the file system's own metadata (bitmaps, counts). */
+	int (*sync_fs)(struct super_block *sb);
+	/* Unmount: release what mount holds (every inode is gone by now). */
+	void (*put_super)(struct super_block *sb);
+	void (*statfs)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
+};
+
+/*
+ * Name-space operations. The VFS holds sb->s_ns for writing around the
+ * modifying ones and for reading around lookup and readdir; names are not
+ * NUL-terminated (name, len) and already checked: 1..NAME_MAX bytes, no
+ * '/', not "." or "..". Each returns 0 or -errno.
+ */
+struct inode_operations {
+	int (*lookup)(struct inode *dir, const char *name, int len, u32 *ino);
+	int (*create)(struct inode *dir, const char *name, int len, u32 mode, struct inode **out);
+	int (*mkdir)(struct inode *dir, const char *name, int len, u32 mode, struct inode **out);
+	int (*link)(struct inode *old, struct inode *dir, const char *name, int len);
+	int (*unlink)(struct inode *dir, const char *name, int len, struct inode *victim);
+	int (*rmdir)(struct inode *dir, const char *name, int len, struct inode *victim);
+	/* Move (odir, oname) to (ndir, nname); `over` is the inode replaced, or NULL. */
+	int (*rename)(struct inode *odir, const char *oname, int olen, struct inode *moved,
+		      struct inode *ndir, const char *nname, int nlen, struct inode *over);
+	/* Entries from *pos on; *pos is a cookie for the next call. */
+	int (*readdir)(struct inode *dir, u64 *pos, filldir_t fill, void *ctx);
+	/* Write into the page cache, allocating blocks; i_mutex held. Bytes or -errno. */
+	ssize_t (*write)(struct inode *inode, const void *buf, size_t len, u64 pos);
+	/* Change the size (truncate or grow with a hole); i_mutex held. */
+	int (*setsize)(struct inode *inode, u64 size);
+};
+
+struct super_block {
+	const struct super_operations *s_op;	/* [I] */
+	struct inode *root;			/* [I] the root directory, held */
+	struct rw_semaphore s_ns;		/* the name space (see the top) */
+	struct list_head inodes;		/* [L:icache_lock] every cached inode */
+	bool rdonly;				/* [I] mounted read-only */
+	const char *name;			/* [I] "ext2 on ram0" */
+	void *fs_info;				/* [I] the file system's own state */
+};
+
+/* inode->state bits. */
+#define I_NEW 1		/* being read from disk; iget waits */
+#define I_FREEING 2	/* being torn down; iget waits, then looks again */
+#define I_BAD 4		/* could not be read: every operation gives EIO */
+
+/*
+ * Lock legend: [I] immutable once I_NEW clears, [M:i_mutex], [C:icache_lock],
+ * [A] atomic, [N:s_ns] held for writing to change.
+ */
+struct inode {
+	struct super_block *sb;		/* [I] */
+	u32 ino;			/* [I] */
+	u32 mode;			/* [I] type and permission bits */
+	u32 nlink;			/* [N] */
+	u32 uid, gid;			/* [M] */
+	u64 atime, mtime, ctime;	/* [M] seconds */
+	u64 blocks;			/* [M] 512-byte units on disk, as st_blocks */
+	struct address_space mapping;	/* file data (size in mapping.size, [M] to change) */
+	const struct inode_operations *op;	/* [I] */
+	struct mutex i_mutex;
+	atomic_t count;			/* [A] references; 0: cached, unused */
+	unsigned state;			/* [C] I_* */
+	struct list_head hash_link;	/* [C] */
+	struct list_head sb_link;	/* [C] on sb->inodes */
+	struct list_head lru_link;	/* [C] on the unused list while count == 0 */
+};
+
+static inline u64 i_size(struct inode *inode)
+{
+	return READ_ONCE(inode->mapping.size);
+}
+
+/* An open file: one per open(); descriptors (and, later, fork) share it. */
+struct file {
+	atomic_t count;			/* [A] descriptor-table slots and callers */
+	struct inode *inode;		/* [I] held */
+	unsigned flags;			/* [A] O_* (O_APPEND, O_DIRECT may change) */
+	u64 pos;			/* [L:pos_lock] */
+	struct mutex pos_lock;		/* read/write/lseek on one file are serial */
+};
+
+/* ------------------------------------------------------------ inode cache */
+
+/* iget: the inode (sb, ino) with a reference, read from disk if not cached; NULL + *err. */
+struct inode *iget(struct super_block *sb, u32 ino, int *err);
+/* new_inode: a fresh inode for a file system's create; the caller fills it, then inode_publish. */
+struct inode *new_inode(struct super_block *sb, u32 ino);
+void inode_publish(struct inode *inode);
+struct inode *igrab(struct inode *inode);
+void iput(struct inode *inode);
+/* Write an inode's fields back (the file system's write_inode). */
+int mark_inode_dirty(struct inode *inode);
+/* Inodes in the cache now, and unused ones kept for reuse (statistics, leak checks). */
+void icache_counts(unsigned long *total, unsigned long *unused);
+
+/* ------------------------------------------------------------ mount, sync */
+
+/* vfs_mount_root: mount the root file system from the root ramdisk (ext2). 0 or -errno. */
+int vfs_mount_root(void);
+/* The root file system, or NULL if nothing is mounted. */
+struct super_block *vfs_root_sb(void);
+/* vfs_sync_all: write back every dirty page and inode of every mount. */
+void vfs_sync_all(void);
+/* vfs_unmount_root: sync, drop every cached inode and page, forget the mount
+ * (tests remount to read back what they wrote). 0, or -EBUSY if inodes are in use. */
+int vfs_unmount_root(void);
+/* The flusher thread: writes dirty data back every vfs.flush_ms (default 5000). */
+void vfs_start_flusher(void);
+
+/* ------------------------------------------------------------ path operations */
+
+/*
+ * Path operations resolve `path` from `cwd` (NULL: the root) when it does
+ * not start with '/'. Repeated slashes are one; "." stays; ".." goes up
+ * (".." at the root is the root). Errors: ENOENT, ENOTDIR (a component is
+ * not a directory, or a trailing slash on a file), ENAMETOOLONG (a name
+ * over NAME_MAX bytes or a path of PATH_MAX or more), EINVAL (empty path).
+ */
+struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err);
+int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
+int vfs_rmdir(struct inode *cwd, const char *path);
+int vfs_unlink(struct inode *cwd, const char *path);
+int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath);
+int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath);
+int vfs_truncate(struct inode *cwd, const char *path, u64 size);
+int vfs_stat(struct inode *cwd, const char *path, struct kstat *st);
+void vfs_getattr(struct inode *inode, struct kstat *st);
+
+/* ------------------------------------------------------------ open files */
+
+/* vfs_open: O_RDONLY/O_WRONLY/O_RDWR with O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY. */
+struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode, int *err);
+struct file *file_get(struct file *f);
+void file_put(struct file *f);
+ssize_t vfs_read(struct file *f, void *buf, size_t len);
+ssize_t vfs_write(struct file *f, const void *buf, size_t len);
+ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos);
+ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos);
+s64 vfs_lseek(struct file *f, s64 off, int whence);
+int vfs_ftruncate(struct file *f, u64 size);
+int vfs_fsync(struct file *f);
+/* Entries from the file's position on, as (name, ino, type); the position advances. */
+int vfs_readdir(struct file *f, filldir_t fill, void *ctx);
+
+/* ------------------------------------------------------------ descriptor tables */
+
+#define FD_MAX 256
+
+/*
+ * A process's descriptor table. Threads share one (CLONE_FILES, by count);
+ * fork copies it (files_dup: each open file gains a reference, offsets are
+ * shared, as POSIX says); exec closes the close-on-exec ones.
+ */
+struct files_struct {
+	atomic_t count;				/* [A] tasks sharing the table */
+	spinlock_t lock;			/* the slots and bits below */
+	struct file *fd[FD_MAX];		/* [L:lock] */
+	u64 cloexec[FD_MAX / 64];		/* [L:lock] FD_CLOEXEC per slot */
+};
+
+struct files_struct *files_alloc(void);
+struct files_struct *files_dup(struct files_struct *old);
+void files_put(struct files_struct *files);
+/* The lowest free slot >= min, holding f (the table takes the caller's reference). -EMFILE if full. */
+int fd_install(struct files_struct *files, struct file *f, int min, bool cloexec);
+/* The file in slot fd with a reference, or NULL (-EBADF for the caller). */
+struct file *fd_get(struct files_struct *files, int fd);
+int fd_close(struct files_struct *files, int fd);
+/* dup2/dup3 semantics: newfd is closed first; same fd is a no-op. newfd or -errno. */
+int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec);
+void files_close_on_exec(struct files_struct *files);
+
+/* Boot: the inode cache. */
+void vfs_init(void);
+/* Boot: vfs_init, mount the root ramdisk (unless vfs.noroot), start the flusher. */
+void vfs_boot(void);
+
+#endif
