@@ -73,10 +73,25 @@ struct file *file_get(struct file *f)
 	return f;
 }
 
+struct file *file_alloc_ops(const struct file_operations *fop, void *private, unsigned flags)
+{
+	struct file *f = kzalloc(sizeof(*f));
+	if (!f)
+		return NULL;
+	atomic_set(&f->count, 1);
+	f->fop = fop;
+	f->private = private;
+	f->flags = flags;
+	mutex_init(&f->pos_lock, "pos_lock");
+	return f;
+}
+
 void file_put(struct file *f)
 {
 	if (!f || !atomic_dec_and_test(&f->count))
 		return;
+	if (f->fop && f->fop->release)
+		f->fop->release(f);
 	iput(f->inode);
 	kfree(f);
 }
@@ -86,6 +101,8 @@ ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos)
 	struct inode *inode = f->inode;
 	if (!readable(f->flags))
 		return -EBADF;
+	if (f->fop)
+		return -ESPIPE;
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
 	if (inode->state & I_BAD)
@@ -100,6 +117,8 @@ ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
 	struct inode *inode = f->inode;
 	if (!writable(f->flags))
 		return -EBADF;
+	if (f->fop)
+		return -ESPIPE;
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
 	if ((s64)pos < 0 || (s64)(pos + len) < 0)
@@ -120,6 +139,8 @@ ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
 
 ssize_t vfs_read(struct file *f, void *buf, size_t len)
 {
+	if (f->fop)
+		return readable(f->flags) ? f->fop->read(f, buf, len) : -EBADF;
 	mutex_lock(&f->pos_lock);
 	ssize_t n = vfs_pread(f, buf, len, f->pos);
 	if (n > 0)
@@ -130,6 +151,8 @@ ssize_t vfs_read(struct file *f, void *buf, size_t len)
 
 ssize_t vfs_write(struct file *f, const void *buf, size_t len)
 {
+	if (f->fop)
+		return writable(f->flags) ? f->fop->write(f, buf, len) : -EBADF;
 	mutex_lock(&f->pos_lock);
 	u64 pos = (READ_ONCE(f->flags) & O_APPEND) ? i_size(f->inode) : f->pos;
 	ssize_t n = vfs_pwrite(f, buf, len, pos);
@@ -141,6 +164,8 @@ ssize_t vfs_write(struct file *f, const void *buf, size_t len)
 
 s64 vfs_lseek(struct file *f, s64 off, int whence)
 {
+	if (f->fop)
+		return -ESPIPE;
 	mutex_lock(&f->pos_lock);
 	s64 base;
 	switch (whence) {
@@ -164,6 +189,8 @@ s64 vfs_lseek(struct file *f, s64 off, int whence)
 int vfs_ftruncate(struct file *f, u64 size)
 {
 	struct inode *inode = f->inode;
+	if (f->fop)
+		return -EINVAL;
 	if (!writable(f->flags))
 		return -EINVAL;		/* Linux: EINVAL (or EBADF) for a read-only descriptor */
 	if (S_ISDIR(inode->mode))
@@ -179,6 +206,8 @@ int vfs_ftruncate(struct file *f, u64 size)
 int vfs_fsync(struct file *f)
 {
 	struct inode *inode = f->inode;
+	if (f->fop)
+		return -EINVAL;
 	if (inode->sb->rdonly)
 		return 0;
 	int err = filemap_write_and_wait(&inode->mapping);
@@ -193,6 +222,8 @@ int vfs_fsync(struct file *f)
 int vfs_readdir(struct file *f, filldir_t fill, void *ctx)
 {
 	struct inode *inode = f->inode;
+	if (f->fop)
+		return -ENOTDIR;
 	if (!S_ISDIR(inode->mode))
 		return -ENOTDIR;
 	mutex_lock(&f->pos_lock);

@@ -14,6 +14,7 @@
 #include "kernel/string.h"
 #include "kernel/printk.h"
 #include "drivers/rtc.h"
+#include "mm/slab.h"
 
 static struct inode *root_dir(void)
 {
@@ -470,4 +471,70 @@ struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags
 		return NULL;
 	}
 	return inode;
+}
+
+struct name_of {
+	u32 ino;
+	char name[NAME_MAX + 1];
+	bool found;
+};
+
+static int find_ino(void *ctx, const char *name, int len, u64 ino, unsigned type)
+{
+	struct name_of *n = ctx;
+	if (ino != n->ino || (len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return 0;
+	memcpy(n->name, name, len);
+	n->name[len] = 0;
+	n->found = true;
+	return 1;
+}
+
+/* The absolute path of directory dir into buf: its length, or -errno. */
+int vfs_getcwd(struct inode *dir, char *buf, int size)
+{
+	struct super_block *sb = vfs_root_sb();
+	if (!sb)
+		return -ENOENT;
+	if (dir->nlink == 0)
+		return -ENOENT;		/* removed while it was someone's cwd */
+	char *tmp = kmalloc(size);
+	struct name_of *n = kmalloc(sizeof(*n));
+	int len = 0, err = 0;
+	struct inode *cur = igrab(dir);
+	while (cur && cur != sb->root) {
+		struct inode *up = step(cur, "..", 2, &err);
+		if (!up)
+			break;
+		n->ino = cur->ino;
+		n->found = false;
+		u64 pos = 0;
+		down_read(&sb->s_ns);
+		err = up->op->readdir(up, &pos, find_ino, n);
+		up_read(&sb->s_ns);
+		iput(cur);
+		cur = up;
+		if (!err && !n->found)
+			err = -ENOENT;
+		int l = (int)strlen(n->name);
+		if (err || len + l + 1 >= size) {
+			err = err ? err : -ERANGE;
+			break;
+		}
+		memmove(tmp + l + 1, tmp, len);
+		tmp[0] = '/';
+		memcpy(tmp + 1, n->name, l);
+		len += l + 1;
+	}
+	iput(cur);
+	if (!err) {
+		if (!len)
+			tmp[len++] = '/';
+		memcpy(buf, tmp, len);
+		buf[len] = 0;
+	}
+	kfree(n);
+	kfree(tmp);
+	return err ? err : len;
 }

@@ -169,10 +169,23 @@ static inline u64 i_size(struct inode *inode)
 	return READ_ONCE(inode->mapping.size);
 }
 
-/* An open file: one per open(); descriptors (and, later, fork) share it. */
+/*
+ * Files that are not a file system's (the console, pipes) bring their own
+ * operations; buffers are kernel memory (the syscall layer copies).
+ */
+struct file_operations {
+	ssize_t (*read)(struct file *f, void *buf, size_t len);
+	ssize_t (*write)(struct file *f, const void *buf, size_t len);
+	long (*ioctl)(struct file *f, unsigned cmd, u64 arg);
+	void (*release)(struct file *f);
+};
+
+/* An open file: one per open(); descriptors (and fork) share it. */
 struct file {
 	atomic_t count;			/* [A] descriptor-table slots and callers */
-	struct inode *inode;		/* [I] held */
+	struct inode *inode;		/* [I] held; NULL for a file with fop */
+	const struct file_operations *fop;	/* [I] NULL: an inode's file */
+	void *private;			/* [I] the fop's own state */
 	unsigned flags;			/* [A] O_* (O_APPEND, O_DIRECT may change) */
 	u64 pos;			/* [L:pos_lock] */
 	struct mutex pos_lock;		/* read/write/lseek on one file are serial */
@@ -224,12 +237,16 @@ int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath);
 int vfs_truncate(struct inode *cwd, const char *path, u64 size);
 int vfs_stat(struct inode *cwd, const char *path, struct kstat *st);
 void vfs_getattr(struct inode *inode, struct kstat *st);
+/* The absolute path of a directory: its length, or -ENOENT (removed), -ERANGE. */
+int vfs_getcwd(struct inode *dir, char *buf, int size);
 
 /* ------------------------------------------------------------ open files */
 
 /* vfs_open: O_RDONLY/O_WRONLY/O_RDWR with O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY. */
 struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode, int *err);
 struct file *file_get(struct file *f);
+/* A file with its own operations (console, pipe end). */
+struct file *file_alloc_ops(const struct file_operations *fop, void *private, unsigned flags);
 void file_put(struct file *f);
 ssize_t vfs_read(struct file *f, void *buf, size_t len);
 ssize_t vfs_write(struct file *f, const void *buf, size_t len);

@@ -143,3 +143,71 @@ isr_stub_table:
 	dq isr_stub_ %+ v
 %assign v v + 1
 %endrep
+
+; ---------------------------------------------------------------- system calls
+section .text
+;
+; SYSCALL (kernel/user.h): the CPU put the user rip in rcx and rflags in
+; r11, loaded CS/SS from STAR and masked IF, TF, DF and AC (FMASK). The
+; stack is still the user's: swapgs to reach this CPU's struct cpu, park
+; the user rsp there, switch to the task's kernel stack, and build the same
+; struct trap_frame a trap from user mode would (vector 0x80 marks it).
+
+CPU_USER_RSP equ 88		; struct cpu (kernel/percpu.h), checked by a
+CPU_SYSCALL_RSP equ 96		; _Static_assert in kernel/user.c
+USER_CS_SEL equ 0x2b
+USER_DS_SEL equ 0x23
+
+extern syscall_dispatch
+global syscall_entry
+syscall_entry:
+	swapgs
+	mov [gs:CPU_USER_RSP], rsp
+	mov rsp, [gs:CPU_SYSCALL_RSP]
+	push USER_DS_SEL		; ss
+	push qword [gs:CPU_USER_RSP]	; rsp
+	push r11			; rflags
+	push USER_CS_SEL		; cs
+	push rcx			; rip
+	push 0				; error code
+	push 0x80			; vector: "a system call"
+	PUSH_REGS
+	sti
+	mov rdi, rsp			; struct trap_frame *
+	push qword [rdi + 17 * 8]	; fake frame, as CALL_DISPATCH builds
+	push 0
+	mov rbp, rsp
+	call syscall_dispatch
+	add rsp, 16
+	cli
+	mov rdi, rsp
+	jmp user_return_frame
+
+; user_return(struct trap_frame *tf): leave for user mode with tf's
+; registers (interrupts off). sysretq when it can restore the frame exactly
+; - a canonical user rip, the usual selectors - else iretq, which can
+; return anywhere (SYSRET with a non-canonical rip would fault in ring 0).
+global user_return
+user_return:
+	cli
+user_return_frame:
+	mov rsp, rdi
+	mov rax, [rsp + 17 * 8]		; rip
+	mov rcx, 0x00007ffffffff000
+	cmp rax, rcx
+	jae .iret
+	cmp qword [rsp + 18 * 8], USER_CS_SEL
+	jne .iret
+	cmp qword [rsp + 21 * 8], USER_DS_SEL
+	jne .iret
+	POP_REGS
+	mov rcx, [rsp + 16]		; rip for sysret
+	mov r11, [rsp + 32]		; rflags for sysret
+	mov rsp, [rsp + 40]		; the user stack
+	swapgs
+	o64 sysret
+.iret:
+	POP_REGS
+	add rsp, 16			; vector and error code
+	swapgs
+	iretq

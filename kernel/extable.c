@@ -8,7 +8,7 @@ extern const struct extable_entry __extable_start[], __extable_end[];
 
 struct fault_record last_fixed_fault;
 
-static const struct extable_entry *search_extable(u64 addr, u64 type)
+const struct extable_entry *search_extable(u64 addr, u64 type)
 {
 	for (const struct extable_entry *e = __extable_start; e < __extable_end; e++)
 		if (e->insn == addr && e->type == type)

@@ -34,6 +34,8 @@ struct extable_entry {
 /* fixup_exception: if tf->rip (or the EX_CALL return address) is in the
  * table, redirect tf to the fixup and return true. */
 bool fixup_exception(struct trap_frame *tf);
+/* The entry for a faulting instruction of that type, or NULL. */
+const struct extable_entry *search_extable(u64 rip, u64 type);
 
 /* Probes: 0 on success, -EFAULT if the access faulted. Never panic. */
 int probe_read_u8(const void *addr, u8 *out);

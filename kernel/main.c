@@ -30,6 +30,8 @@
 #include "drivers/ramdisk.h"
 #include "drivers/rtc.h"
 #include "fs/vfs.h"
+#include "kernel/user.h"
+#include "kernel/uaccess.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #include "mm/paging.h"
@@ -71,6 +73,22 @@ static void print_memory(void)
 	       paging_features.smep ? "on" : "absent", paging_features.smap ? "on" : "absent");
 }
 
+void uaccess_init(void);
+void mm_user_init(void);
+void futex_init(void);
+
+CMDLINE_KEY(monitor_key, "monitor", "boot to the kernel monitor instead of /sbin/init");
+
+/* User space starts when the root file system has an init, unless asked not to. */
+static bool user_space_wanted(void)
+{
+	struct kstat st;
+	if (cmdline_get("monitor") || !vfs_root_sb())
+		return false;
+	const char *init = cmdline_get("init");
+	return vfs_stat(NULL, init ? init : "/sbin/init", &st) == 0;
+}
+
 static __noreturn void kmain_late(void)
 {
 	print_memory();
@@ -83,6 +101,7 @@ static __noreturn void kmain_late(void)
 	console_input_init();
 	sti();
 	vfs_boot();		/* mounts the root ramdisk: sleeps, so after sti */
+	futex_init();
 	const char *tests = cmdline_get("ktest");
 	if (tests)
 		ktest_run_from_cmdline(tests);
@@ -90,6 +109,12 @@ static __noreturn void kmain_late(void)
 	if (benches)
 		bench_run_from_cmdline(benches);
 	smp_report_tick_rates(200);
+	if (user_space_wanted()) {
+		int err = spawn_init();
+		if (!err)
+			sched_idle_forever();	/* init and its children run; CPU 0 idles */
+		pr_err("init: could not start (error %d); the monitor instead", err);
+	}
 	monitor_run();
 }
 
@@ -110,6 +135,9 @@ void kmain(u32 magic, u32 info)
 	print_banner();
 	mm_init();
 	slab_init();
+	uaccess_init();
+	mm_user_init();
+	user_cpu_init();
 	sched_init();
 	rcu_init();
 	radix_tree_init();

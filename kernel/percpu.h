@@ -26,6 +26,8 @@ struct cpu {
 	unsigned long irq_depth;	/* [P] nested interrupt/exception depth */
 	void *kstack_top;	/* [I] top of this CPU's boot kernel stack */
 	void *ist_top[3];	/* [I] tops of the double-fault, NMI, MC stacks */
+	u64 user_rsp;		/* [P] syscall entry: the user rsp, until it is saved */
+	u64 syscall_rsp;	/* [P] syscall entry: the running task's kernel stack top */
 };
 
 extern struct cpu cpus[MAX_CPUS];

@@ -127,3 +127,18 @@ void printk_raw(const char *fmt, ...)
 	at_line_start = true;
 	console_exit(f);
 }
+
+/* A user program's output (the console tty): bytes as they are, '\n' as
+ * "\r\n", under the console lock so a kernel line never lands mid-line. */
+void console_write(const char *s, size_t n)
+{
+	unsigned long f = console_enter();
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			uart_putc('\r');
+		uart_putc(s[i]);
+	}
+	if (n)
+		at_line_start = s[n - 1] == '\n';
+	console_exit(f);
+}

@@ -36,5 +36,7 @@ int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format
 
 /* After a panic the console lock is broken open so the report always gets out. */
 void printk_panic_mode(void);
+/* Raw bytes to the console (user output): "\n" becomes "\r\n". */
+void console_write(const char *s, size_t n);
 
 #endif

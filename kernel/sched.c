@@ -18,6 +18,7 @@
  * Every holder of an rq->lock has interrupts off, so the tick can take it. wake_up_process never holds two rq locks at once.
  */
 #include "kernel/sched.h"
+#include "kernel/user.h"
 #include "kernel/rcu.h"
 #include "kernel/spinlock.h"
 #include "kernel/preempt.h"
@@ -338,6 +339,7 @@ static void __schedule(bool preempt)
 		next->nr_switches++;
 		/* The rq lock stays held across the switch; the task we
 		 * switch to releases it below, in its own __schedule. */
+		user_switch(prev, next);	/* address space, TSS, FPU, FS base */
 		prev = switch_to(prev, next);		/* step 2 */
 		finish_switch(prev);			/* step 3 */
 	}
@@ -490,7 +492,9 @@ static struct task *thread_alloc(int (*fn)(void *), void *arg, const char *name,
 	t->kstack_bottom = (char *)top - KSTACK_SIZE;
 	t->fn = fn;
 	t->arg = arg;
-	t->kernel_rsp = first_frame(top);
+	/* The top of every stack is kept for the user registers (struct
+	 * trap_frame) that a trap or syscall from user mode saves there. */
+	t->kernel_rsp = first_frame((char *)top - USER_FRAME_RESERVE);
 	return t;
 }
 
@@ -664,4 +668,16 @@ void sched_init_ap(void)
 void sched_start_ap(void)
 {
 	idle_loop();
+}
+
+void sched_idle_forever(void)
+{
+	idle_loop();
+}
+
+void kthread_discard(struct task *t)
+{
+	BUG_ON(t->nr_switches, "kthread_discard: the thread has run");
+	__atomic_store_n(&t->state, TASK_DEAD, __ATOMIC_RELAXED);
+	task_put(t);
 }

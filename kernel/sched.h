@@ -72,6 +72,10 @@ void sched_init(void);
 void sched_init_ap(void);
 /* Enable interrupts and run the idle loop. Never returns. */
 __noreturn void sched_start_ap(void);
+/* The boot CPU's context, when it has nothing else to do: the idle loop. */
+__noreturn void sched_idle_forever(void);
+/* Free a thread made by kthread_create that never ran. */
+void kthread_discard(struct task *t);
 
 /* The local APIC timer handler calls this on every CPU, interrupts off.
  * Never sleeps. */

@@ -20,6 +20,7 @@
  * (smp_call_function -> call_lock); it is a leaf otherwise.
  */
 #include "kernel/smp.h"
+#include "kernel/user.h"
 #include "kernel/irq.h"
 #include "kernel/gdt.h"
 #include "kernel/trap.h"
@@ -160,6 +161,7 @@ void ap_entry(int cpu)
 	idt_load();
 	write_cr4(boot_cr4);
 	write_cr3(__pa(kernel_pml4));	/* drop the identity mapping */
+	user_cpu_init();		/* SYSCALL MSRs, SSE for user programs */
 	lapic_init_ap();
 	smp_cpu_started(cpu);
 }

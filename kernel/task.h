@@ -22,6 +22,7 @@
 #include "kernel/wait.h"
 
 struct mm_struct;
+struct process;
 struct trap_frame;
 
 enum task_state {
@@ -56,6 +57,9 @@ struct task {
 	struct trap_frame *user_regs;	/* [I] user state at the top of the kernel stack;
 					 * NULL for kernel threads */
 	void *fpu;			/* [P] FPU/SSE save area; NULL until user mode */
+	struct process *proc;		/* [I] its process; NULL for kernel threads */
+	u64 fs_base;			/* [P] user FS base (TLS), saved at switches */
+	u64 clear_child_tid;		/* [P] user address zeroed and woken at exit */
 	/*
 	 * To come with user threads: a clear_child_tid slot (a user address
 	 * that exit zeroes and futex-wakes, so pthread_join can wait on it).

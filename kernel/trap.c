@@ -8,6 +8,12 @@
  * the handler registered for them.
  */
 #include "kernel/trap.h"
+#include "kernel/user.h"
+#include "kernel/extable.h"
+#include "kernel/uaccess.h"
+#include "kernel/task.h"
+#include "kernel/sched.h"
+#include "mm/vm.h"
 #include "kernel/gdt.h"
 #include "kernel/extable.h"
 #include "kernel/ksyms.h"
@@ -135,6 +141,8 @@ static __noreturn void kernel_exception(struct trap_frame *tf)
 		    (unsigned long long)tf->error);
 }
 
+static bool user_copy_fault(struct trap_frame *tf);
+
 void trap_dispatch(struct trap_frame *tf)
 {
 	u64 v = tf->vector;
@@ -144,6 +152,13 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (v < 32) {
+		if (tf->cs & 3) {		/* the program's fault, not ours */
+			user_exception(tf);
+			handle_signals(tf);
+			return;
+		}
+		if (v == T_PF && user_copy_fault(tf))
+			return;			/* a user page, faulted in for a user copy */
 		if (v != T_DF && v != T_MC && fixup_exception(tf))
 			return;
 		kernel_exception(tf);
@@ -160,4 +175,22 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v != VEC_SPURIOUS)
 		lapic_eoi();
 	sched_preempt_irq(tf);	/* may switch tasks: must come after the EOI */
+	if (tf->cs & 3)
+		handle_signals(tf);
+}
+
+/*
+ * A kernel page fault at a user address, from a user copy (an instruction
+ * in the exception table): let the fault handler map the page, as if the
+ * program had touched it. False if it cannot; the fixup then gives EFAULT.
+ */
+static bool user_copy_fault(struct trap_frame *tf)
+{
+	u64 addr = read_cr2();
+	struct task *me = current_task();
+	if (addr >= USER_TOP || !me->mm || !search_extable(tf->rip, EX_DEFAULT))
+		return false;
+	if (tf->rflags & 0x200)
+		sti();
+	return handle_mm_fault(me->mm, addr, tf->error | PF_USER) == 0;
 }

@@ -56,6 +56,8 @@ phys_addr_t __pa(const void *va);
 #define EIO 5
 #define ENXIO 6
 #define E2BIG 7
+#define ENOEXEC 8
+#define ECHILD 10
 #define EBADF 9
 #define EAGAIN 11
 #define ENOMEM 12
@@ -77,9 +79,15 @@ phys_addr_t __pa(const void *va);
 #define ERANGE 34
 #define ENAMETOOLONG 36
 #define ENOSYS 38
+#define ENOTTY 25
+#define EPIPE 32
+#define ESRCH 3
+#define EINTR 4
 #define ENOTEMPTY 39
 #define ELOOP 40
 #define EOVERFLOW 75
+#define ENODEV 19
+#define ETIMEDOUT 110
 #define EUCLEAN 117	/* "structure needs cleaning": the file system is damaged */
 
 #endif

@@ -1,0 +1,153 @@
+/*
+ * tty.c - the serial console as a terminal for user programs: the file
+ * behind descriptors 0, 1 and 2 of init (and so of everything it starts).
+ *
+ * Input is canonical, as a Linux terminal's by default: read() returns one
+ * line, typed with echo and backspace editing, including its '\n'; Ctrl-D
+ * at the start of a line is end of file. Output goes to the console as it
+ * is. ioctl answers TCGETS and TIOCGWINSZ, so isatty() is true and stdio
+ * buffers by line, as it would on Linux.
+ */
+#include "fs/vfs.h"
+#include "drivers/console.h"
+#include "drivers/uart.h"
+#include "kernel/printk.h"
+#include "kernel/wait.h"
+#include "kernel/mutex.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+
+#define TCGETS 0x5401
+#define TCSETS 0x5402
+#define TCSETSW 0x5403
+#define TCSETSF 0x5404
+#define TIOCGWINSZ 0x5413
+#define TIOCGPGRP 0x540f
+#define TIOCSPGRP 0x5410
+#define LINE_MAX 1024
+
+static DEFINE_MUTEX(tty_lock);		/* one reader assembles a line at a time */
+static char line[LINE_MAX];		/* [tty_lock] the line being handed out */
+static size_t line_len, line_pos;	/* [tty_lock] */
+static bool eof_pending;		/* [tty_lock] */
+
+static int getc_sleeping(void)
+{
+	for (;;) {
+		int c = console_getc();
+		if (c >= 0)
+			return c;
+		msleep(5);
+	}
+}
+
+/* Read one line into `line`, echoing as the user types. */
+static void read_line(void)
+{
+	line_len = line_pos = 0;
+	for (;;) {
+		int c = getc_sleeping();
+		if (c == 4) {			/* Ctrl-D */
+			if (line_len == 0) {
+				eof_pending = true;
+				return;
+			}
+			return;			/* ends the line without a newline */
+		}
+		if (c == '\r' || c == '\n') {
+			console_write("\n", 1);
+			line[line_len++] = '\n';
+			return;
+		}
+		if (c == 0x7f || c == 0x08) {
+			if (line_len) {
+				line_len--;
+				console_write("\b \b", 3);
+			}
+			continue;
+		}
+		if (line_len < LINE_MAX - 1 && (c >= ' ' || c == '\t')) {
+			line[line_len++] = (char)c;
+			char ch = (char)c;
+			console_write(&ch, 1);
+		}
+	}
+}
+
+static ssize_t tty_read(struct file *f, void *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	mutex_lock(&tty_lock);
+	if (line_pos == line_len && !eof_pending)
+		read_line();
+	ssize_t n = 0;
+	if (eof_pending && line_pos == line_len) {
+		eof_pending = false;
+	} else {
+		n = (ssize_t)MIN(len, line_len - line_pos);
+		memcpy(buf, line + line_pos, (size_t)n);
+		line_pos += (size_t)n;
+	}
+	mutex_unlock(&tty_lock);
+	return n;
+}
+
+static ssize_t tty_write(struct file *f, const void *buf, size_t len)
+{
+	console_write(buf, len);
+	return (ssize_t)len;
+}
+
+/* Linux's struct termios (kernel layout, 36 bytes) and struct winsize. */
+struct ktermios {
+	u32 iflag, oflag, cflag, lflag;
+	u8 line, cc[19];
+};
+
+static long tty_ioctl(struct file *f, unsigned cmd, u64 arg)
+{
+	switch (cmd) {
+	case TCGETS: {
+		struct ktermios t = { .iflag = 0x500 /* ICRNL|IXON */, .oflag = 0x5 /* OPOST|ONLCR */,
+				      .cflag = 0xbf /* B38400|CS8|CREAD */,
+				      .lflag = 0x8a3b /* ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|ECHOCTL|ECHOKE */ };
+		t.cc[4] = 4;	/* VEOF = Ctrl-D */
+		t.cc[2] = 0x7f;	/* VERASE */
+		return copy_to_user((void *)arg, &t, sizeof(t));
+	}
+	case TCSETS: case TCSETSW: case TCSETSF:
+		return 0;	/* accepted, not acted on: the line discipline is fixed */
+	case TIOCGWINSZ: {
+		u16 ws[4] = { 24, 80, 0, 0 };
+		return copy_to_user((void *)arg, ws, sizeof(ws));
+	}
+	case TIOCGPGRP:
+		return put_user_u32((void *)arg, 1);
+	case TIOCSPGRP:
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+static const struct file_operations tty_fops = {
+	.read = tty_read,
+	.write = tty_write,
+	.ioctl = tty_ioctl,
+};
+
+int console_open_stdio(struct files_struct *files)
+{
+	struct file *f = file_alloc_ops(&tty_fops, NULL, O_RDWR);
+	if (!f)
+		return -ENOMEM;
+	fd_install(files, f, 0, false);
+	fd_install(files, file_get(f), 1, false);
+	fd_install(files, file_get(f), 2, false);
+	return 0;
+}
+
+bool file_is_tty(struct file *f)
+{
+	return f->fop == &tty_fops;
+}

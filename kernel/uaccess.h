@@ -1,0 +1,42 @@
+/*
+ * uaccess.h - the only way the kernel touches user memory.
+ *
+ * A user pointer is a number the program chose: it may be NULL, point into
+ * the kernel, at nothing, or at memory another thread unmaps while we
+ * copy. So every access (1) checks that the whole range lies in the user
+ * half, (2) opens SMAP's window with stac only for the copy itself and
+ * closes it with clac, and (3) runs on instructions listed in the exception
+ * table: a fault the page-fault handler cannot satisfy (mm/fault.c) resumes
+ * at a fixup that makes the copy return -EFAULT. No user pointer can crash
+ * the kernel or make it read its own memory.
+ */
+#ifndef KERNEL_UACCESS_H
+#define KERNEL_UACCESS_H
+
+#include "kernel/types.h"
+
+/* One past the highest user address: the lower canonical half, less a guard page. */
+#define USER_TOP 0x00007ffffffff000UL
+
+static inline bool access_ok(const void *uptr, size_t len)
+{
+	unsigned long a = (unsigned long)uptr;
+	return len <= USER_TOP && a <= USER_TOP - len;
+}
+
+/* 0, or -EFAULT (nothing, or part of it, was copied). */
+int copy_from_user(void *dst, const void *usrc, size_t len);
+int copy_to_user(void *udst, const void *src, size_t len);
+int clear_user(void *udst, size_t len);
+/* Copy a NUL-terminated string of at most max-1 bytes: its length, -EFAULT,
+ * or -ENAMETOOLONG if no NUL came within max bytes. */
+long strncpy_from_user(char *dst, const char *usrc, size_t max);
+/* Read or write one u32/u64 at a user address. 0 or -EFAULT. */
+int get_user_u32(u32 *out, const void *uptr);
+int put_user_u32(void *uptr, u32 v);
+int get_user_u64(u64 *out, const void *uptr);
+int put_user_u64(void *uptr, u64 v);
+/* Bytes that could be copied from usrc before a fault (for partial writes). */
+size_t copy_from_user_partial(void *dst, const void *usrc, size_t len);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * mmap.c - address spaces: creating, forking and freeing them, and the
+ * VMA operations behind mmap, munmap, mprotect and brk (mm/vm.h).
+ */
+#include "mm/vm.h"
+#include "mm/paging.h"
+#include "mm/page.h"
+#include "mm/slab.h"
+#include "mm/tlb.h"
+#include "fs/vfs.h"
+#include "kernel/uaccess.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/string.h"
+#include "kernel/x86.h"
+
+/* A PROT_NONE page keeps its frame in a not-present PTE, marked with a
+ * software bit, so the page survives until mprotect gives access back. */
+#define PTE_PROTNONE (1UL << 9)
+
+static struct kmem_cache *vma_cache;
+
+/* ------------------------------------------------------------ page-table walks */
+
+static inline int idx(unsigned long va, int level)
+{
+	return (va >> (12 + 9 * level)) & 511;
+}
+
+typedef void (*pte_fn)(pte_t *pte, unsigned long va, void *arg);
+
+/* Call fn for every PTE slot in [start, end) whose tables exist. */
+static void walk_ptes(u64 *pml4, unsigned long start, unsigned long end, pte_fn fn, void *arg)
+{
+	unsigned long va = start;
+	while (va < end) {
+		u64 *t = pml4;
+		int level = 3;
+		for (; level > 0; level--) {
+			u64 e = t[idx(va, level)];
+			if (!(e & PTE_P) || (e & PTE_PS))
+				break;
+			t = __va(e & PTE_ADDR_MASK);
+		}
+		if (level > 0) {	/* no table here: skip what this entry covers */
+			unsigned long span = 1UL << (12 + 9 * level);
+			unsigned long next = (va & ~(span - 1)) + span;
+			if (next <= va)
+				return;
+			va = next;
+			continue;
+		}
+		fn(&t[idx(va, 0)], va, arg);
+		va += PAGE_SIZE;
+	}
+}
+
+static void free_tables(u64 *t, int level)
+{
+	int top = level == 3 ? 256 : 512;	/* the PML4's upper half is the kernel's */
+	for (int i = 0; i < top; i++) {
+		u64 e = t[i];
+		if (!(e & PTE_P))
+			continue;
+		if (level > 1)
+			free_tables(__va(e & PTE_ADDR_MASK), level - 1);
+		else
+			free_pages(virt_to_page(__va(e & PTE_ADDR_MASK)), 0);
+	}
+	if (level != 3)
+		free_pages(virt_to_page(t), 0);
+}
+
+/* Pages taken out of PTEs wait here until every TLB has forgotten them. */
+struct gather {
+	struct mm_struct *mm;
+	unsigned long start, end;
+	int n;
+	struct page *pages[64];
+};
+
+static void gather_flush(struct gather *g)
+{
+	if (!g->n)
+		return;
+	flush_tlb_cpus(READ_ONCE(g->mm->cpumask), g->start, g->end);
+	for (int i = 0; i < g->n; i++) {
+		atomic_dec(&g->pages[i]->mapcount);
+		put_page(g->pages[i]);
+	}
+	g->n = 0;
+}
+
+static void zap_one(pte_t *pte, unsigned long va, void *arg)
+{
+	struct gather *g = arg;
+	pte_t v = __atomic_exchange_n(pte, 0, __ATOMIC_ACQ_REL);
+	if (!(v & (PTE_P | PTE_PROTNONE)))
+		return;
+	g->pages[g->n++] = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	if (g->n == ARRAY_SIZE(g->pages))
+		gather_flush(g);
+}
+
+/* Clear every PTE of [start, end); free the pages after the shootdown. */
+static void zap_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct gather g = { .mm = mm, .start = start, .end = end };
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, start, end, zap_one, &g);
+	spin_unlock(&mm->pt_lock);
+	gather_flush(&g);
+}
+
+/* ------------------------------------------------------------ mm_struct */
+
+void mm_user_init(void)
+{
+	vma_cache = kmem_cache_create("vm_area", sizeof(struct vm_area), 8);
+	/* Every kernel PML4 entry exists from now on, so the copies in each
+	 * process's PML4 see every kernel mapping made later. */
+	for (int i = 256; i < 512; i++) {
+		if (kernel_pml4[i] & PTE_P)
+			continue;
+		struct page *p = alloc_page_zeroed();
+		BUG_ON(!p, "mm_user_init: no memory for kernel tables");
+		kernel_pml4[i] = page_to_phys(p) | PTE_P | PTE_W;
+	}
+}
+
+struct mm_struct *mm_create(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm));
+	struct page *p = alloc_page_zeroed();
+	if (!mm || !p) {
+		kfree(mm);
+		if (p)
+			free_pages(p, 0);
+		return NULL;
+	}
+	mm->pml4 = page_address(p);
+	memcpy(mm->pml4 + 256, kernel_pml4 + 256, 256 * sizeof(u64));
+	init_rwsem(&mm->mmap_lock, "mmap_lock");
+	spin_lock_init(&mm->pt_lock, "pt_lock");
+	list_init(&mm->vmas);
+	atomic_set(&mm->users, 1);
+	return mm;
+}
+
+void mm_get(struct mm_struct *mm)
+{
+	atomic_inc(&mm->users);
+}
+
+static void vma_free(struct vm_area *v)
+{
+	iput(v->file);
+	kmem_cache_free(vma_cache, v);
+}
+
+void mm_put(struct mm_struct *mm)
+{
+	if (!mm || !atomic_dec_and_test(&mm->users))
+		return;
+	/* No CPU runs it now: a CPU switching away loads another cr3. */
+	while (!list_empty(&mm->vmas)) {
+		struct vm_area *v = list_first_entry(&mm->vmas, struct vm_area, link);
+		zap_range(mm, v->start, v->end);
+		list_del(&v->link);
+		vma_free(v);
+	}
+	free_tables(mm->pml4, 3);
+	free_pages(virt_to_page(mm->pml4), 0);
+	kfree(mm);
+}
+
+void mm_activate(struct mm_struct *mm)
+{
+	__atomic_or_fetch(&mm->cpumask, 1ULL << smp_processor_id(), __ATOMIC_SEQ_CST);
+	write_cr3(__pa(mm->pml4));
+}
+
+struct fork_ctx {
+	struct mm_struct *child;
+	bool shared;
+	bool nomem;
+};
+
+static void copy_one(pte_t *pte, unsigned long va, void *arg)
+{
+	struct fork_ctx *c = arg;
+	pte_t v = READ_ONCE(*pte);
+	if (!(v & (PTE_P | PTE_PROTNONE)) || c->nomem)
+		return;
+	pte_t *cp = pt_walk(c->child->pml4, va, true);
+	if (!cp) {
+		c->nomem = true;
+		return;
+	}
+	if (!c->shared && (v & PTE_W)) {	/* both copies read-only: the first write copies */
+		v &= ~PTE_W;
+		WRITE_ONCE(*pte, v);
+	}
+	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	get_page(page);
+	atomic_inc(&page->mapcount);
+	WRITE_ONCE(*cp, v);
+}
+
+struct mm_struct *mm_fork(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_create();
+	if (!mm)
+		return NULL;
+	down_write(&old->mmap_lock);
+	mm->brk_start = old->brk_start;
+	mm->brk = old->brk;
+	bool nomem = false;
+	for (struct list_head *p = old->vmas.next; p != &old->vmas && !nomem; p = p->next) {
+		struct vm_area *v = list_entry(p, struct vm_area, link);
+		struct vm_area *n = kmem_cache_alloc(vma_cache);
+		if (!n) {
+			nomem = true;
+			break;
+		}
+		*n = *v;
+		if (n->file)
+			igrab(n->file);
+		list_add_tail(&n->link, &mm->vmas);
+		struct fork_ctx c = { mm, (v->flags & VM_SHARED) != 0, false };
+		spin_lock(&old->pt_lock);
+		walk_ptes(old->pml4, v->start, v->end, copy_one, &c);
+		spin_unlock(&old->pt_lock);
+		nomem = c.nomem;
+	}
+	/* The parent's writable translations are now read-only: flush them. */
+	flush_tlb_cpus(READ_ONCE(old->cpumask), 0, USER_TOP);
+	up_write(&old->mmap_lock);
+	if (nomem) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/* ------------------------------------------------------------ VMAs */
+
+struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	for (struct list_head *p = mm->vmas.next; p != &mm->vmas; p = p->next) {
+		struct vm_area *v = list_entry(p, struct vm_area, link);
+		if (addr < v->end)
+			return v;
+	}
+	return NULL;
+}
+
+/* Split v at addr (inside it): v keeps [start, addr), the new one [addr, end). */
+static struct vm_area *split(struct vm_area *v, unsigned long addr)
+{
+	struct vm_area *n = kmem_cache_alloc(vma_cache);
+	if (!n)
+		return NULL;
+	*n = *v;
+	if (n->file)
+		igrab(n->file);
+	n->start = addr;
+	if (n->file)
+		n->pgoff += (addr - v->start) >> PAGE_SHIFT;
+	v->end = addr;
+	list_add(&n->link, &v->link);
+	return n;
+}
+
+static bool page_aligned_range(unsigned long addr, size_t len, unsigned long *end)
+{
+	if (addr & (PAGE_SIZE - 1) || !len)
+		return false;
+	*end = addr + ((len + PAGE_SIZE - 1) & PAGE_MASK);
+	return *end > addr && *end <= USER_TOP;
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len)
+{
+	unsigned long end;
+	if (!page_aligned_range(addr, len, &end))
+		return -EINVAL;
+	struct list_head *p = mm->vmas.next;
+	while (p != &mm->vmas) {
+		struct vm_area *v = list_entry(p, struct vm_area, link);
+		p = p->next;
+		if (v->end <= addr || v->start >= end)
+			continue;
+		if (v->start < addr) {			/* keep the part below */
+			if (!split(v, addr))
+				return -ENOMEM;
+			p = v->link.next;		/* the upper part, next */
+			continue;
+		}
+		if (v->end > end) {			/* keep the part above */
+			if (!split(v, end))
+				return -ENOMEM;
+		}
+		zap_range(mm, v->start, v->end);
+		list_del(&v->link);
+		vma_free(v);
+	}
+	return 0;
+}
+
+/* A free gap of len bytes, as high as it fits below USER_MMAP_TOP; 0 if none. */
+static unsigned long find_gap(struct mm_struct *mm, size_t len)
+{
+	unsigned long top = USER_MMAP_TOP;
+	for (struct list_head *p = mm->vmas.prev; p != &mm->vmas; p = p->prev) {
+		struct vm_area *v = list_entry(p, struct vm_area, link);
+		if (v->start >= top)
+			continue;
+		if (v->end <= top - len)
+			return top - len;
+		top = v->start;
+		if (top < len + PAGE_SIZE * 16)
+			return 0;
+	}
+	return top >= len + 0x10000000UL ? top - len : 0;
+}
+
+static void insert_sorted(struct mm_struct *mm, struct vm_area *n)
+{
+	struct list_head *p = mm->vmas.next;
+	for (; p != &mm->vmas; p = p->next)
+		if (list_entry(p, struct vm_area, link)->start > n->start)
+			break;
+	list_add_tail(&n->link, p);
+}
+
+long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags,
+	     bool fixed, struct inode *file, u64 pgoff)
+{
+	if (!len || len > USER_TOP)
+		return -EINVAL;
+	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
+	if (fixed) {
+		unsigned long end;
+		if (!page_aligned_range(addr, len, &end))
+			return -EINVAL;
+		int err = do_munmap(mm, addr, len);
+		if (err)
+			return err;
+	} else {
+		addr = find_gap(mm, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	struct vm_area *n = kmem_cache_alloc(vma_cache);
+	if (!n)
+		return -ENOMEM;
+	n->start = addr;
+	n->end = addr + len;
+	n->flags = vmflags;
+	n->file = file ? igrab(file) : NULL;
+	n->pgoff = pgoff;
+	insert_sorted(mm, n);
+	return (long)addr;
+}
+
+static void protect_one(pte_t *pte, unsigned long va, void *arg)
+{
+	unsigned long flags = *(unsigned long *)arg;
+	pte_t v = READ_ONCE(*pte);
+	if (!(v & (PTE_P | PTE_PROTNONE)))
+		return;
+	if (!(flags & (VM_READ | VM_WRITE | VM_EXEC))) {
+		v = (v & ~PTE_P) | PTE_PROTNONE;
+	} else {
+		v = (v & ~PTE_PROTNONE) | PTE_P;
+		if (!(flags & VM_WRITE))
+			v &= ~PTE_W;		/* writable again only through a fault */
+		v = (flags & VM_EXEC) ? v & ~PTE_NX : v | PTE_NX;
+	}
+	WRITE_ONCE(*pte, v);
+}
+
+int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags)
+{
+	unsigned long end;
+	if (!page_aligned_range(addr, len, &end))
+		return -EINVAL;
+	/* Linux: ENOMEM if any part of the range is not mapped. */
+	unsigned long at = addr;
+	for (struct vm_area *v = find_vma(mm, at); at < end; v = find_vma(mm, at)) {
+		if (!v || v->start > at)
+			return -ENOMEM;
+		at = v->end;
+	}
+	for (struct list_head *p = mm->vmas.next; p != &mm->vmas; p = p->next) {
+		struct vm_area *v = list_entry(p, struct vm_area, link);
+		if (v->end <= addr || v->start >= end)
+			continue;
+		if (v->start < addr) {
+			if (!split(v, addr))
+				return -ENOMEM;
+			continue;		/* the loop meets the upper part next */
+		}
+		if (v->end > end && !split(v, end))
+			return -ENOMEM;
+		v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vmflags;
+		spin_lock(&mm->pt_lock);
+		walk_ptes(mm->pml4, v->start, v->end, protect_one, &v->flags);
+		spin_unlock(&mm->pt_lock);
+	}
+	flush_tlb_cpus(READ_ONCE(mm->cpumask), addr, end);
+	return 0;
+}
+
+int do_zap(struct mm_struct *mm, unsigned long addr, size_t len)
+{
+	unsigned long end;
+	if (!page_aligned_range(addr, len, &end))
+		return -EINVAL;
+	zap_range(mm, addr, end);
+	return 0;
+}

@@ -1,0 +1,109 @@
+/*
+ * vm.h - user address spaces: mm_struct, VMAs, page faults.
+ *
+ * An mm_struct is a process's address space: its own PML4 whose upper half
+ * is the kernel's (the same PDPT pages, so a kernel mapping made later is
+ * seen by every process), a list of VMAs sorted by address, the mmap_lock,
+ * and the set of CPUs that may hold its translations in their TLBs.
+ *
+ * Pages: every present user PTE holds one reference on its page and one
+ * mapcount. Anonymous pages are the process's own (copied on write after a
+ * fork); a MAP_PRIVATE file page is the page-cache page itself until the
+ * first write copies it; a MAP_SHARED one stays the page-cache page.
+ *
+ * Locks: mmap_lock (rw-semaphore) - readers fault pages in, writers change
+ * VMAs (mmap, munmap, mprotect, brk, exec, exit); pt_lock (spinlock) -
+ * installing or changing one PTE, so two threads faulting the same page
+ * agree. Order: mmap_lock -> page lock -> pt_lock.
+ *
+ * Unmapping frees a page only after every CPU in cpumask has flushed the
+ * translation (TLB shootdown), never before: a CPU that still caches it
+ * could otherwise write to a page that has been given to someone else.
+ */
+#ifndef MM_VM_H
+#define MM_VM_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "kernel/rwsem.h"
+#include "kernel/spinlock.h"
+#include "kernel/atomic.h"
+
+struct inode;
+struct page;
+
+#define VM_READ 0x1
+#define VM_WRITE 0x2
+#define VM_EXEC 0x4
+#define VM_SHARED 0x8
+#define VM_GROWSDOWN 0x100
+
+/* Linux's mmap protections and flags. */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_FIXED_NOREPLACE 0x100000
+
+#define USER_STACK_TOP 0x00007ffffffde000UL
+#define USER_STACK_MAX (8UL << 20)	/* the stack grows down to 8 MiB */
+#define USER_MMAP_TOP 0x00007f0000000000UL
+
+struct vm_area {
+	unsigned long start, end;	/* [start, end), page-aligned */
+	unsigned long flags;		/* VM_* */
+	struct inode *file;		/* held; NULL: anonymous */
+	u64 pgoff;			/* file page at start */
+	struct list_head link;		/* in mm->vmas, by address */
+};
+
+struct mm_struct {
+	u64 *pml4;			/* [I] kernel virtual address */
+	struct rw_semaphore mmap_lock;
+	spinlock_t pt_lock;
+	struct list_head vmas;		/* [mmap_lock] sorted, never overlapping */
+	atomic_t users;			/* [A] threads using it */
+	u64 cpumask;			/* [A] CPUs that may cache its translations */
+	unsigned long brk_start, brk;	/* [mmap_lock] the heap */
+};
+
+struct mm_struct *mm_create(void);
+/* fork: a copy, with private pages shared copy-on-write. NULL: no memory. */
+struct mm_struct *mm_fork(struct mm_struct *old);
+void mm_get(struct mm_struct *mm);
+/* Drop a user; the last frees every page, table and VMA. */
+void mm_put(struct mm_struct *mm);
+/* Make mm this CPU's address space (cr3) and note the CPU in its cpumask. */
+void mm_activate(struct mm_struct *mm);
+
+struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr);
+/* Map [addr, addr+len): with MAP_FIXED exactly there, else anywhere free.
+ * Returns the address or -errno. mmap_lock held for writing. */
+long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags,
+	     bool fixed, struct inode *file, u64 pgoff);
+int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len);
+int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags);
+/* Drop the pages of [addr, addr+len) (madvise DONTNEED): they read back as zeros / the file. */
+int do_zap(struct mm_struct *mm, unsigned long addr, size_t len);
+
+/*
+ * handle_mm_fault: make the access (PF_* error bits) at addr succeed, or
+ * say why not: 0, -EFAULT (no VMA or not allowed: SIGSEGV), -ENOMEM, -EIO.
+ * Takes mmap_lock for reading. May sleep.
+ */
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error);
+
+/* Statistics for /proc and tests. */
+struct vm_stats {
+	u64 faults, cow_copies, cow_reuses, file_faults, anon_faults;
+};
+void vm_get_stats(struct vm_stats *st);
+
+#endif
