@@ -101,9 +101,10 @@ $(B)/roundabout.elf: $(OBJS) $(B)/ksyms.o linker.ld
 # the tests boot a smaller one with 12 MiB free.
 ROOT_FREE_MIB ?= 32
 ROOT_FILES := $(shell find user/root 2>/dev/null)
-$(B)/root.img: $(ROOT_FILES) tools/mkimage
+include user/user.mk
+$(B)/root.img: $(ROOT_FILES) $(USER_PROG_FILES) tools/mkimage
 	@mkdir -p $(B)
-	$(Q)tools/mkimage --free $(ROOT_FREE_MIB) $@
+	$(Q)tools/mkimage --free $(ROOT_FREE_MIB) --add $(USER_ROOT) $@
 	$(if $(Q),@echo "  IMG   $@")
 
 $(B)/test-root.img: $(ROOT_FILES) tools/mkimage
@@ -149,7 +150,7 @@ $(B)/xattr-stage: tests/xattr/mkxattr
 	$(Q)rm -rf $@ && $(PYTHON) tests/xattr/mkxattr $@
 
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
-		host-tests model-check corrupt-selftest
+		host-tests model-check corrupt-selftest user-host-tests
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).

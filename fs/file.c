@@ -64,6 +64,11 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	f->flags = flags & ~(O_CREAT | O_EXCL | O_TRUNC);
 	f->pos = 0;
 	mutex_init(&f->pos_lock, "pos_lock");
+	if ((e = proc_open(f))) {
+		file_put(f);
+		*err = e;
+		return NULL;
+	}
 	return f;
 }
 

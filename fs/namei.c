@@ -39,6 +39,11 @@ static struct inode *step(struct inode *dir, const char *name, int len, int *err
 		*err = -ENOTDIR;
 		return NULL;
 	}
+	struct super_block *root_sb = vfs_root_sb();
+	if (is_dotdot(name, len) && dir == proc_root() && root_sb)
+		return igrab(root_sb->root);		/* out of /proc */
+	if (root_sb && dir == root_sb->root && len == 4 && !memcmp(name, "proc", 4) && proc_root())
+		return igrab(proc_root());		/* into /proc (fs/proc.c) */
 	if (is_dot(name, len) || (is_dotdot(name, len) && dir == dir->sb->root))
 		return igrab(dir);
 	u32 ino;
@@ -288,14 +293,19 @@ int vfs_rmdir(struct inode *cwd, const char *path)
 
 int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath)
 {
+	return vfs_link2(cwd, oldpath, cwd, newpath);
+}
+
+int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath)
+{
 	int err = 0;
-	struct inode *old = vfs_lookup(cwd, oldpath, &err);
+	struct inode *old = vfs_lookup(ocwd, oldpath, &err);
 	if (!old)
 		return err;
 	const char *last;
 	int len;
 	bool trailing;
-	struct inode *dir = walk_parent(cwd, newpath, &last, &len, &trailing, &err);
+	struct inode *dir = walk_parent(ncwd, newpath, &last, &len, &trailing, &err);
 	if (!dir) {
 		iput(old);
 		return err;
@@ -355,13 +365,18 @@ static bool is_ancestor(struct inode *a, struct inode *d)
 
 int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath)
 {
+	return vfs_rename2(cwd, oldpath, cwd, newpath);
+}
+
+int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath)
+{
 	const char *olast, *nlast;
 	int olen, nlen, err = 0;
 	bool otrail, ntrail;
-	struct inode *odir = walk_parent(cwd, oldpath, &olast, &olen, &otrail, &err);
+	struct inode *odir = walk_parent(ocwd, oldpath, &olast, &olen, &otrail, &err);
 	if (!odir)
 		return err;
-	struct inode *ndir = walk_parent(cwd, newpath, &nlast, &nlen, &ntrail, &err);
+	struct inode *ndir = walk_parent(ncwd, newpath, &nlast, &nlen, &ntrail, &err);
 	if (!ndir) {
 		iput(odir);
 		return err;

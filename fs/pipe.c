@@ -30,6 +30,10 @@ static ssize_t pipe_read(struct file *f, void *dst, size_t n)
 		return 0;
 	mutex_lock(&p->lock);
 	while (!p->len && p->writers) {
+		if (READ_ONCE(f->flags) & O_NONBLOCK) {
+			mutex_unlock(&p->lock);
+			return -EAGAIN;
+		}
 		mutex_unlock(&p->lock);
 		wait_event(p->wq, READ_ONCE(p->len) || !READ_ONCE(p->writers));
 		mutex_lock(&p->lock);
@@ -55,6 +59,10 @@ static ssize_t pipe_write(struct file *f, const void *src, size_t n)
 	while (done < n) {
 		size_t want = n - done <= PIPE_BUF ? n - done : 1;	/* small writes whole */
 		while (p->readers && PIPE_SIZE - p->len < want) {
+			if (READ_ONCE(f->flags) & O_NONBLOCK) {
+				mutex_unlock(&p->lock);
+				return done ? (ssize_t)done : -EAGAIN;
+			}
 			mutex_unlock(&p->lock);
 			wake_up_all(&p->wq);
 			wait_event(p->wq, !READ_ONCE(p->readers) ||
@@ -113,8 +121,8 @@ struct file *pipe_create(struct file **write_end, unsigned flags)
 	mutex_init(&p->lock, "pipe");
 	init_waitqueue_head(&p->wq);
 	p->readers = p->writers = 1;
-	struct file *r = file_alloc_ops(&pipe_read_fops, p, O_RDONLY);
-	struct file *w = file_alloc_ops(&pipe_write_fops, p, O_WRONLY);
+	struct file *r = file_alloc_ops(&pipe_read_fops, p, O_RDONLY | (flags & O_NONBLOCK));
+	struct file *w = file_alloc_ops(&pipe_write_fops, p, O_WRONLY | (flags & O_NONBLOCK));
 	if (!r || !w) {
 		kfree(r);
 		kfree(w);

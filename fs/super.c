@@ -28,6 +28,7 @@ static DEFINE_MUTEX(mount_lock);	/* mount, unmount and sync are serial */
 void vfs_init(void)
 {
 	vfs_icache_init();
+	proc_init();
 }
 
 struct super_block *vfs_root_sb(void)

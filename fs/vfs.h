@@ -53,6 +53,7 @@
 #define O_EXCL 0200
 #define O_TRUNC 01000
 #define O_APPEND 02000
+#define O_NONBLOCK 04000
 #define O_DIRECT 040000
 #define O_DIRECTORY 0200000
 #define O_CLOEXEC 02000000
@@ -234,6 +235,9 @@ int vfs_rmdir(struct inode *cwd, const char *path);
 int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath);
 int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath);
+/* The *at forms: each path resolved from its own directory. */
+int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath);
+int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath);
 int vfs_truncate(struct inode *cwd, const char *path, u64 size);
 int vfs_stat(struct inode *cwd, const char *path, struct kstat *st);
 void vfs_getattr(struct inode *inode, struct kstat *st);
@@ -285,6 +289,11 @@ int fd_close(struct files_struct *files, int fd);
 /* dup2/dup3 semantics: newfd is closed first; same fd is a no-op. newfd or -errno. */
 int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec);
 void files_close_on_exec(struct files_struct *files);
+
+/* /proc (fs/proc.c): its root directory, and the hook vfs_open calls. */
+struct inode *proc_root(void);
+int proc_open(struct file *f);
+void proc_init(void);
 
 /* Boot: the inode cache. */
 void vfs_init(void);

@@ -219,8 +219,8 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	f = vfs_open(proc->cwd, path, O_RDONLY, 0, &err);	/* 1 */
 	if (!f)
 		goto out;
-	if (!S_ISREG(f->inode->mode)) {
-		err = -EACCES;
+	if (!S_ISREG(f->inode->mode) || !(f->inode->mode & 0111)) {
+		err = -EACCES;		/* not a file, or no execute bit (root too) */
 		goto out;
 	}
 	struct elf64_ehdr eh;						/* 2 */

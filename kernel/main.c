@@ -128,9 +128,9 @@ void kmain(u32 magic, u32 info)
 	gdt_init_cpu(0, ist);
 	idt_init();
 	tsc_calibrate();
-	rtc_init();
 	multiboot_init(magic, info);
 	cmdline_init(boot_info.cmdline);
+	rtc_init();
 	spinlock_init_from_cmdline();
 	print_banner();
 	mm_init();

@@ -492,10 +492,11 @@ void user_exception(struct trap_frame *tf)
 		sti();
 	if (tf->vector == T_PF) {
 		u64 addr = read_cr2();
-		if (me->mm && handle_mm_fault(me->mm, addr, tf->error) == 0)
+		int err = me->mm ? handle_mm_fault(me->mm, addr, tf->error) : -EFAULT;
+		if (!err)
 			return;
-		sig = SIGSEGV;
-		pr_info("pid %d (%s): SIGSEGV: %s at %#llx, rip %#llx", me->tid, me->name,
+		sig = err == -ENXIO ? SIGBUS : SIGSEGV;
+		pr_info("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
 			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
 			(unsigned long long)addr, (unsigned long long)tf->rip);
 	} else {

@@ -81,12 +81,17 @@ static struct inode *base_dir(int dirfd, const char *path, int *err)
 
 /* ------------------------------------------------------------ read and write */
 
+/*
+ * read: a regular file copies up to the first bad page and returns that
+ * short count, its offset moving only as far (as Linux does); a pipe or
+ * the terminal checks the whole buffer first, so a bad one takes no data.
+ */
 static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 {
 	struct file *f = fd_get(files(), fd);
 	if (!f)
 		return -EBADF;
-	if (!access_ok((void *)ubuf, len) && len) {
+	if (len && !access_ok((void *)ubuf, len)) {
 		file_put(f);
 		return -EFAULT;
 	}
@@ -94,17 +99,28 @@ static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 	long done = 0;
 	while ((size_t)done < len) {
 		size_t n = MIN(len - done, (size_t)CHUNK);
+		if (f->fop && clear_user((void *)(ubuf + done), n)) {
+			done = done ? done : -EFAULT;
+			break;
+		}
 		ssize_t r = positioned ? vfs_pread(f, buf, n, pos + done) : vfs_read(f, buf, n);
 		if (r <= 0) {
 			if (!done)
 				done = r;
 			break;
 		}
-		if (copy_to_user((void *)(ubuf + done), buf, (size_t)r)) {
-			done = done ? done : -EFAULT;
+		size_t copied = (size_t)r - copy_to_user_partial((void *)(ubuf + done), buf, (size_t)r);
+		if (copied < (size_t)r && !positioned && f->inode) {
+			mutex_lock(&f->pos_lock);	/* give back what did not reach the user */
+			f->pos -= (size_t)r - copied;
+			mutex_unlock(&f->pos_lock);
+		}
+		done += (long)copied;
+		if (copied < (size_t)r) {
+			if (!done)
+				done = -EFAULT;
 			break;
 		}
-		done += r;
 		if ((size_t)r < n || f->fop)
 			break;		/* short read: the end, or a terminal line or pipe */
 	}
@@ -118,12 +134,16 @@ static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 	struct file *f = fd_get(files(), fd);
 	if (!f)
 		return -EBADF;
+	if (len && !access_ok((void *)ubuf, len)) {
+		file_put(f);
+		return -EFAULT;
+	}
 	void *buf = kmalloc(MIN(len, (size_t)CHUNK) + 1);
 	long done = 0;
 	while ((size_t)done < len) {
 		size_t n = MIN(len - done, (size_t)CHUNK);
 		size_t got = copy_from_user_partial(buf, (void *)(ubuf + done), n);
-		if (!got) {
+		if (!got || (got < n && f->fop)) {	/* a pipe takes all of it or nothing */
 			done = done ? done : -EFAULT;
 			break;
 		}
@@ -167,6 +187,19 @@ static long do_iov(int fd, u64 uiov, u64 cnt, bool write)
 {
 	if (cnt > 1024)
 		return -EINVAL;
+	/* Like Linux, check every buffer's range before moving any data
+	 * (a NULL base is in range: only the copy finds it). */
+	u64 sum = 0;
+	for (u64 i = 0; i < cnt; i++) {
+		struct iovec v;
+		if (copy_from_user(&v, (void *)(uiov + i * sizeof(v)), sizeof(v)))
+			return -EFAULT;
+		if ((s64)v.len < 0)
+			return -EINVAL;
+		sum += v.len;
+		if (sum > USER_TOP || (v.len && !access_ok((void *)v.base, v.len)))
+			return -EFAULT;
+	}
 	long total = 0;
 	for (u64 i = 0; i < cnt; i++) {
 		struct iovec v;
@@ -377,9 +410,9 @@ static long stat_file(struct file *f, u64 ubuf)
 static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 {
 	int err = 0;
-	char *path = get_path(upath, &err);
+	char *path = upath || !(flags & AT_EMPTY_PATH) ? get_path(upath, &err) : kzalloc(1);
 	if (!path)
-		return err;
+		return err ? err : -ENOMEM;
 	if (!path[0] && (flags & AT_EMPTY_PATH)) {
 		kfree(path);
 		struct file *f = fd_get(files(), dirfd);
@@ -529,11 +562,7 @@ static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link)
 	struct inode *nb = ob ? base_dir(newdirfd, newp, &err) : NULL;
 	if (nb) {
 		/* The VFS takes one base; give it absolute or same-base paths. */
-		if (ob == nb || oldp[0] == '/' || newp[0] == '/')
-			err = link ? vfs_link(ob == nb || oldp[0] != '/' ? ob : nb, oldp, newp)
-				   : vfs_rename(ob == nb || oldp[0] != '/' ? ob : nb, oldp, newp);
-		else
-			err = -EXDEV;	/* two different relative bases: not supported */
+		err = link ? vfs_link2(ob, oldp, nb, newp) : vfs_rename2(ob, oldp, nb, newp);
 	}
 	iput(nb);
 	iput(ob);

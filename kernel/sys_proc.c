@@ -231,13 +231,16 @@ SYSCALL(mremap)
 	u64 old = a0, oldlen = (a1 + PAGE_SIZE - 1) & PAGE_MASK, newlen = (a2 + PAGE_SIZE - 1) & PAGE_MASK;
 	if ((old & (PAGE_SIZE - 1)) || !newlen)
 		return -EINVAL;
-	if (newlen <= oldlen) {		/* shrinking: unmap the tail */
-		down_write(&mm->mmap_lock);
-		long r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
-		up_write(&mm->mmap_lock);
-		return r ? r : (long)old;
-	}
-	return -ENOMEM;		/* growing: the caller (musl's realloc) copies instead */
+	if (a3 & ~3UL)
+		return -EINVAL;		/* MREMAP_FIXED and the rest: not supported */
+	down_write(&mm->mmap_lock);
+	long r;
+	if (newlen <= oldlen)		/* shrinking: unmap the tail */
+		r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
+	else
+		r = do_mremap_grow(mm, old, oldlen, newlen, a3 & 1 /* MREMAP_MAYMOVE */);
+	up_write(&mm->mmap_lock);
+	return r < 0 ? r : (newlen <= oldlen ? (long)old : r);
 }
 
 SYSCALL(brk)
@@ -337,8 +340,8 @@ SYSCALL(nanosleep)
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 		return -EINVAL;
-	if (a1 && clear_user((void *)a1, sizeof(ts)))
-		return -EFAULT;
+	/* The remainder (a1) is written only when a signal interrupts the
+	 * sleep, which never happens here: Linux ignores a bad one then too. */
 	return sleep_ns((u64)ts.sec * 1000000000ULL + (u64)ts.nsec);
 }
 
@@ -409,9 +412,10 @@ SYSCALL(getrandom)
 			x ^= x >> 29;
 			buf[i] = (u8)x;
 		}
-		if (copy_to_user((void *)(a0 + done), buf, n))
+		size_t left = copy_to_user_partial((void *)(a0 + done), buf, n);
+		done += n - left;
+		if (left)
 			return done ? (long)done : -EFAULT;
-		done += n;
 	}
 	return (long)done;
 }

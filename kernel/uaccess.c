@@ -72,6 +72,13 @@ size_t copy_from_user_partial(void *dst, const void *usrc, size_t len)
 	return len - raw_copy(dst, usrc, len);
 }
 
+size_t copy_to_user_partial(void *udst, const void *src, size_t len)
+{
+	if (!access_ok(udst, len))
+		return len;
+	return raw_copy(udst, src, len);
+}
+
 int copy_to_user(void *udst, const void *src, size_t len)
 {
 	if (!access_ok(udst, len))

@@ -85,7 +85,7 @@ static int fault_missing(struct mm_struct *mm, struct vm_area *v, unsigned long 
 		struct inode *inode = v->file;
 		u64 index = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
 		if (index << PAGE_SHIFT >= i_size(inode))
-			return -EFAULT;		/* past the end of the file (Linux: SIGBUS) */
+			return -ENXIO;		/* wholly past the end of the file: SIGBUS */
 		int err = 0;
 		struct page *cached = read_mapping_page(&inode->mapping, index, &err);
 		if (!cached)

@@ -422,3 +422,55 @@ int do_zap(struct mm_struct *mm, unsigned long addr, size_t len)
 	zap_range(mm, addr, end);
 	return 0;
 }
+
+struct move_ctx {
+	struct mm_struct *mm;
+	long delta;
+	bool nomem;
+};
+
+static void move_one(pte_t *pte, unsigned long va, void *arg)
+{
+	struct move_ctx *c = arg;
+	pte_t v = READ_ONCE(*pte);
+	if (!(v & (PTE_P | PTE_PROTNONE)) || c->nomem)
+		return;
+	pte_t *to = pt_walk(c->mm->pml4, va + c->delta, true);
+	if (!to) {
+		c->nomem = true;
+		return;
+	}
+	WRITE_ONCE(*pte, 0);
+	WRITE_ONCE(*to, v);	/* the page's reference and mapcount move with it */
+}
+
+long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,
+		    bool may_move)
+{
+	struct vm_area *v = find_vma(mm, old);
+	if (!v || v->start > old || old + oldlen != v->end || !oldlen)
+		return -EFAULT;		/* Linux: EFAULT when the range is not one mapping */
+	struct vm_area *next = v->link.next != &mm->vmas
+				       ? list_entry(v->link.next, struct vm_area, link) : NULL;
+	if (old + newlen <= USER_MMAP_TOP && (!next || next->start >= old + newlen)) {
+		v->end = old + newlen;		/* room right after it: grow in place */
+		return (long)old;
+	}
+	if (!may_move)
+		return -ENOMEM;
+	unsigned long to = find_gap(mm, newlen);
+	if (!to)
+		return -ENOMEM;
+	struct move_ctx c = { mm, (long)to - (long)v->start, false };
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, v->start, v->end, move_one, &c);
+	spin_unlock(&mm->pt_lock);
+	flush_tlb_cpus(READ_ONCE(mm->cpumask), v->start, v->end);
+	if (c.nomem)
+		return -ENOMEM;	/* what moved stays mapped at the new place: a leak, not a crash */
+	list_del(&v->link);
+	v->start = to;
+	v->end = to + newlen;
+	insert_sorted(mm, v);
+	return (long)to;
+}

@@ -92,10 +92,15 @@ int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len);
 int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags);
 /* Drop the pages of [addr, addr+len) (madvise DONTNEED): they read back as zeros / the file. */
 int do_zap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* Grow [old, old+oldlen) to newlen: in place if there is room, else moved
+ * (its pages go with it) when may_move. The new address or -errno. */
+long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,
+		    bool may_move);
 
 /*
  * handle_mm_fault: make the access (PF_* error bits) at addr succeed, or
- * say why not: 0, -EFAULT (no VMA or not allowed: SIGSEGV), -ENOMEM, -EIO.
+ * say why not: 0, -EFAULT (no VMA or not allowed: SIGSEGV), -ENXIO (a file
+ * page wholly past the end of the file: SIGBUS), -ENOMEM, -EIO.
  * Takes mmap_lock for reading. May sleep.
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error);

@@ -1,0 +1,240 @@
+/*
+ * proc.c - /proc: a few files whose contents the kernel writes when they
+ * are opened, for user programs that show what the kernel is doing.
+ *
+ *   /proc/meminfo    memory in KiB, in Linux's "Name:  N kB" format
+ *   /proc/pagecache  the page cache's counters, "name value" per line:
+ *                    lookups, hits, misses, speculative and recheck
+ *                    retries (pagecache.h, steps 3 and 4), evictions ...
+ *   /proc/vm         page faults and copy-on-write counters
+ *
+ * /proc is a small file system of its own, reached from the root
+ * directory's name "proc" (namei.c); its files are read from a snapshot
+ * taken at open, so a reader sees one consistent set of numbers.
+ */
+#include "fs/vfs.h"
+#include "mm/slab.h"
+#include "mm/page.h"
+#include "mm/vm.h"
+#include "mm/vmscan.h"
+#include "mm/mm.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+
+#define PROC_ROOT_INO 1
+#define PROC_BUF 2048
+
+struct proc_entry {
+	const char *name;
+	u32 ino;
+	int (*show)(char *buf, int size);
+};
+
+static int show_meminfo(char *buf, int size)
+{
+	struct pagecache_stats pc;
+	pagecache_get_stats(&pc);
+	unsigned long total = mm_boot.usable_pages, free = nr_free_pages();
+	return snprintf(buf, size,
+			"MemTotal:       %8lu kB\nMemFree:        %8lu kB\n"
+			"MemAvailable:   %8lu kB\nCached:         %8llu kB\n",
+			total * 4, free * 4, (free + (unsigned long)pc.pages) * 4,
+			(unsigned long long)pc.pages * 4);
+}
+
+static int show_pagecache(char *buf, int size)
+{
+	struct pagecache_stats s;
+	pagecache_get_stats(&s);
+	return snprintf(buf, size,
+			"pages %llu\nlookups %llu\nhits %llu\nmisses %llu\n"
+			"speculative_retries %llu\nrecheck_retries %llu\n"
+			"freeze_failures %llu\nevictions %llu\nwritebacks %llu\n"
+			"lookup_kind %s\n",
+			(unsigned long long)s.pages, (unsigned long long)s.lookups,
+			(unsigned long long)s.hits, (unsigned long long)s.misses,
+			(unsigned long long)s.spec_retries, (unsigned long long)s.recheck_retries,
+			(unsigned long long)s.freeze_failures, (unsigned long long)s.evictions,
+			(unsigned long long)s.writebacks,
+			pagecache_locked_lookups() ? "locked" : "lockless");
+}
+
+static int show_vm(char *buf, int size)
+{
+	struct vm_stats v;
+	vm_get_stats(&v);
+	return snprintf(buf, size, "faults %llu\nanon_faults %llu\nfile_faults %llu\n"
+			"cow_copies %llu\ncow_reuses %llu\n",
+			(unsigned long long)v.faults, (unsigned long long)v.anon_faults,
+			(unsigned long long)v.file_faults, (unsigned long long)v.cow_copies,
+			(unsigned long long)v.cow_reuses);
+}
+
+static const struct proc_entry entries[] = {
+	{ "meminfo", 2, show_meminfo },
+	{ "pagecache", 3, show_pagecache },
+	{ "vm", 4, show_vm },
+};
+
+static struct super_block proc_sb;
+static struct inode *proc_root_inode;	/* [I] held forever */
+
+static struct inode *proc_alloc_inode(struct super_block *sb)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+	if (inode)
+		address_space_init(&inode->mapping, NULL, inode);
+	return inode;
+}
+
+static void proc_destroy_inode(struct inode *inode)
+{
+	kfree(inode);
+}
+
+static int proc_lookup(struct inode *dir, const char *name, int len, u32 *ino)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
+		if ((int)strlen(entries[i].name) == len && !memcmp(entries[i].name, name, len)) {
+			*ino = entries[i].ino;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int proc_readdir(struct inode *dir, u64 *pos, filldir_t fill, void *ctx)
+{
+	while (*pos < ARRAY_SIZE(entries) + 2) {
+		int r;
+		if (*pos == 0)
+			r = fill(ctx, ".", 1, PROC_ROOT_INO, DT_DIR);
+		else if (*pos == 1)
+			r = fill(ctx, "..", 2, 2, DT_DIR);
+		else {
+			const struct proc_entry *e = &entries[*pos - 2];
+			r = fill(ctx, e->name, (int)strlen(e->name), e->ino, DT_REG);
+		}
+		if (r)
+			return 0;
+		(*pos)++;
+	}
+	return 0;
+}
+
+static int proc_nothing(struct inode *dir, const char *name, int len, u32 mode, struct inode **out)
+{
+	return -EACCES;
+}
+
+static int proc_no_change(struct inode *dir, const char *name, int len, struct inode *v)
+{
+	return -EACCES;
+}
+
+static const struct inode_operations proc_dir_iops = {
+	.lookup = proc_lookup,
+	.readdir = proc_readdir,
+	.create = proc_nothing,
+	.mkdir = proc_nothing,
+	.unlink = proc_no_change,
+	.rmdir = proc_no_change,
+};
+
+static const struct inode_operations proc_file_iops = { 0 };
+
+static int proc_read_inode(struct inode *inode)
+{
+	inode->nlink = 1;
+	if (inode->ino == PROC_ROOT_INO) {
+		inode->mode = S_IFDIR | 0555;
+		inode->nlink = 2;
+		inode->op = &proc_dir_iops;
+		return 0;
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
+		if (entries[i].ino == inode->ino) {
+			inode->mode = S_IFREG | 0444;
+			inode->op = &proc_file_iops;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int proc_write_inode(struct inode *inode) { return 0; }
+static void proc_evict_inode(struct inode *inode) { }
+static int proc_sync_fs(struct super_block *sb) { return 0; }
+static void proc_put_super(struct super_block *sb) { }
+static void proc_statfs(struct super_block *sb, u64 *b, u64 *bf, u64 *f, u64 *ff)
+{
+	*b = *bf = *f = *ff = 0;
+}
+
+static const struct super_operations proc_sops = {
+	.alloc_inode = proc_alloc_inode,
+	.destroy_inode = proc_destroy_inode,
+	.read_inode = proc_read_inode,
+	.write_inode = proc_write_inode,
+	.evict_inode = proc_evict_inode,
+	.sync_fs = proc_sync_fs,
+	.put_super = proc_put_super,
+	.statfs = proc_statfs,
+};
+
+/* An open /proc file: its snapshot, read from the file's position. */
+struct snapshot {
+	int len;
+	char text[PROC_BUF];
+};
+
+static ssize_t proc_read(struct file *f, void *buf, size_t len)
+{
+	struct snapshot *s = f->private;
+	mutex_lock(&f->pos_lock);
+	size_t n = f->pos >= (u64)s->len ? 0 : MIN(len, (size_t)s->len - f->pos);
+	memcpy(buf, s->text + f->pos, n);
+	f->pos += n;
+	mutex_unlock(&f->pos_lock);
+	return (ssize_t)n;
+}
+
+static void proc_release(struct file *f)
+{
+	kfree(f->private);
+}
+
+static const struct file_operations proc_fops = { .read = proc_read, .release = proc_release };
+
+/* vfs_open calls this for a /proc inode: give the file its snapshot. */
+int proc_open(struct file *f)
+{
+	if (!f->inode || f->inode->sb != &proc_sb || S_ISDIR(f->inode->mode))
+		return 0;
+	if ((f->flags & O_ACCMODE) != O_RDONLY)
+		return -EACCES;
+	struct snapshot *s = kmalloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
+		if (entries[i].ino == f->inode->ino)
+			s->len = MIN(entries[i].show(s->text, PROC_BUF), PROC_BUF - 1);
+	f->fop = &proc_fops;
+	f->private = s;
+	return 0;
+}
+
+struct inode *proc_root(void)
+{
+	return proc_root_inode;
+}
+
+void proc_init(void)
+{
+	init_rwsem(&proc_sb.s_ns, "proc_ns");
+	list_init(&proc_sb.inodes);
+	proc_sb.s_op = &proc_sops;
+	proc_sb.rdonly = true;
+	proc_sb.name = "proc";
+	int err = 0;
+	proc_root_inode = iget(&proc_sb, PROC_ROOT_INO, &err);
+	proc_sb.root = proc_root_inode;
+}

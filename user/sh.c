@@ -1,0 +1,732 @@
+/*
+ * sh - a small shell: runs a script file (sh FILE [ARG...]), a string
+ * (sh -c STRING [ARG0 ARG...]) or standard input, with a "$ " prompt when
+ * standard input is a terminal.
+ *
+ * The language: words separated by blanks; '...' and "..." quotes and
+ * backslash; # comments; ; and newline between commands; pipelines
+ * a | b | c; redirections < f, > f, >> f, N> f, N>> f, N>&M; & to run in
+ * the background; $? $$ $! $# $0..$9 $NAME ${NAME} from the environment.
+ * Builtins: cd, exit, export, pwd, wait, true, false, ':'. There are no
+ * globs, no control structures and no field splitting of $NAME.
+ *
+ * Input is lexed lazily, one pipeline at a time, so that "false; echo $?"
+ * expands $? after false has run. The shell itself writes only with
+ * write(2) and unbuffered stderr, so fork() never copies pending output.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum { MAXARGS = 128, MAXREDIRS = 10, MAXCMDS = 16 };
+
+struct redir {
+	int fd;        /* the descriptor being redirected */
+	int mode;      /* '<' read, '>' truncate, 'a' append, '&' duplicate */
+	int src;       /* for '&': the descriptor to copy */
+	char *path;    /* for the others: the file */
+};
+
+struct cmd {
+	int argc, nredir;
+	char *argv[MAXARGS + 1];
+	struct redir redir[MAXREDIRS];
+};
+
+struct pipeline {
+	int ncmds, background;
+	struct cmd cmds[MAXCMDS];
+};
+
+enum tok { T_WORD, T_REDIR, T_PIPE, T_AMP, T_SEMI, T_NL, T_EOF, T_ERR };
+
+struct lexer {
+	const char *p;
+};
+
+/* A growable string. */
+struct str {
+	char *s;
+	size_t len, cap;
+};
+
+static int last_status;      /* $? */
+static pid_t last_bg;        /* $! */
+static int interactive;
+static int npos;             /* $0..$N: the script's name and arguments */
+static char **pos;
+
+static void str_putc(struct str *w, char c)
+{
+	if (w->len + 2 > w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 32;
+		w->s = realloc(w->s, w->cap);
+		if (!w->s) {
+			perror("sh: realloc");
+			exit(2);
+		}
+	}
+	w->s[w->len++] = c;
+	w->s[w->len] = '\0';
+}
+
+static void str_puts(struct str *w, const char *s)
+{
+	while (*s)
+		str_putc(w, *s++);
+}
+
+static void syntax(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("sh: syntax error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* $... at lx->p: append the value to w. */
+static void expand(struct lexer *lx, struct str *w)
+{
+	const char *p = lx->p + 1;
+	char name[128], num[24];
+	size_t n = 0;
+	if (*p == '?' || *p == '$' || *p == '!' || *p == '#') {
+		long v = *p == '?' ? last_status : *p == '$' ? getpid() :
+			 *p == '!' ? last_bg : (npos > 0 ? npos - 1 : 0);
+		snprintf(num, sizeof num, "%ld", v);
+		str_puts(w, num);
+		lx->p = p + 1;
+		return;
+	}
+	if (isdigit((unsigned char)*p)) {
+		int i = *p - '0';
+		if (i < npos)
+			str_puts(w, pos[i]);
+		lx->p = p + 1;
+		return;
+	}
+	int brace = *p == '{';
+	p += brace;
+	while ((isalnum((unsigned char)*p) || *p == '_') && n < sizeof name - 1)
+		name[n++] = *p++;
+	name[n] = '\0';
+	if (n == 0 || (brace && *p != '}')) {
+		str_putc(w, '$');          /* not an expansion: a plain '$' */
+		lx->p++;
+		return;
+	}
+	const char *v = getenv(name);
+	if (v)
+		str_puts(w, v);
+	lx->p = p + brace;
+}
+
+/* Inside "...": backslash quotes only $ ` " \ and newline. */
+static int lex_dquote(struct lexer *lx, struct str *w)
+{
+	lx->p++;
+	while (*lx->p && *lx->p != '"') {
+		if (*lx->p == '\\' && lx->p[1] && strchr("$`\"\\\n", lx->p[1])) {
+			if (lx->p[1] != '\n')
+				str_putc(w, lx->p[1]);
+			lx->p += 2;
+		} else if (*lx->p == '$') {
+			expand(lx, w);
+		} else {
+			str_putc(w, *lx->p++);
+		}
+	}
+	if (!*lx->p) {
+		syntax("unterminated \"");
+		return -1;
+	}
+	lx->p++;
+	return 0;
+}
+
+/*
+ * One word at lx->p into *out (malloc'd). Returns 1 for a word, 0 for a
+ * word that vanished (only unquoted expansions, all empty), -1 on error.
+ */
+static int lex_word(struct lexer *lx, char **out)
+{
+	struct str w = { 0 };
+	int keep = 0;
+	while (*lx->p && !strchr(" \t\n;&|<>", *lx->p)) {
+		char c = *lx->p;
+		if (c == '\'') {
+			const char *end = strchr(lx->p + 1, '\'');
+			if (!end) {
+				syntax("unterminated '");
+				free(w.s);
+				return -1;
+			}
+			for (const char *q = lx->p + 1; q < end; q++)
+				str_putc(&w, *q);
+			lx->p = end + 1;
+			keep = 1;
+		} else if (c == '"') {
+			if (lex_dquote(lx, &w) < 0) {
+				free(w.s);
+				return -1;
+			}
+			keep = 1;
+		} else if (c == '\\') {
+			lx->p++;
+			if (*lx->p == '\n') {      /* line continuation */
+				lx->p++;
+				continue;
+			}
+			/* a backslash at the very end stays itself */
+			str_putc(&w, *lx->p ? *lx->p++ : '\\');
+			keep = 1;
+		} else if (c == '$') {
+			expand(lx, &w);
+		} else {
+			str_putc(&w, *lx->p++);
+			keep = 1;
+		}
+	}
+	if (!keep && w.len == 0) {
+		free(w.s);
+		return 0;
+	}
+	if (!w.s)
+		str_putc(&w, '\0');      /* "" was quoted: an empty word */
+	*out = w.s;
+	return 1;
+}
+
+/* A redirection at lx->p (after an optional descriptor digit). */
+static enum tok lex_redir(struct lexer *lx, struct redir *r, int fd)
+{
+	char c = *lx->p++;
+	r->mode = c;
+	r->fd = fd >= 0 ? fd : (c == '<' ? 0 : 1);
+	r->path = NULL;
+	if (c == '>' && *lx->p == '>') {
+		r->mode = 'a';
+		lx->p++;
+	}
+	if (*lx->p == '&' && r->mode != 'a') {
+		lx->p++;
+		if (!isdigit((unsigned char)*lx->p)) {
+			syntax("expected a descriptor after &");
+			return T_ERR;
+		}
+		r->mode = '&';
+		for (r->src = 0; isdigit((unsigned char)*lx->p); lx->p++)
+			r->src = r->src * 10 + (*lx->p - '0');
+		return T_REDIR;
+	}
+	while (*lx->p == ' ' || *lx->p == '\t')
+		lx->p++;
+	int got = -1;
+	if (!*lx->p || strchr("\n;&|<>", *lx->p) || (got = lex_word(lx, &r->path)) == 0)
+		syntax("expected a file name after %c", c);
+	return got > 0 ? T_REDIR : T_ERR;
+}
+
+/* The next token; a word goes to *word, a redirection to *r. */
+static enum tok next_token(struct lexer *lx, char **word, struct redir *r)
+{
+	for (;;) {
+		while (*lx->p == ' ' || *lx->p == '\t' || (lx->p[0] == '\\' && lx->p[1] == '\n'))
+			lx->p += *lx->p == '\\' ? 2 : 1;
+		if (*lx->p == '#')
+			while (*lx->p && *lx->p != '\n')
+				lx->p++;
+		const char *p = lx->p;
+		switch (*p) {
+		case '\0': return T_EOF;
+		case '\n': lx->p++; return T_NL;
+		case ';': lx->p++; return T_SEMI;
+		case '&': lx->p++; return T_AMP;
+		case '|': lx->p++; return T_PIPE;
+		case '<': case '>': return lex_redir(lx, r, -1);
+		}
+		if (isdigit((unsigned char)p[0]) && (p[1] == '<' || p[1] == '>')) {
+			lx->p++;
+			return lex_redir(lx, r, p[0] - '0');
+		}
+		int got = lex_word(lx, word);
+		if (got < 0)
+			return T_ERR;
+		if (got > 0)
+			return T_WORD;
+	}
+}
+
+static void free_pipeline(struct pipeline *pl)
+{
+	for (int i = 0; i < pl->ncmds; i++) {
+		struct cmd *c = &pl->cmds[i];
+		for (int j = 0; j < c->argc; j++)
+			free(c->argv[j]);
+		for (int j = 0; j < c->nredir; j++)
+			free(c->redir[j].path);
+	}
+	pl->ncmds = 0;
+}
+
+/* Add a token to the pipeline's last command; returns -1 on overflow. */
+static int add_token(struct pipeline *pl, enum tok t, char *word, struct redir *r)
+{
+	struct cmd *c = &pl->cmds[pl->ncmds - 1];
+	if (t == T_WORD) {
+		if (c->argc == MAXARGS) {
+			syntax("more than %d words in a command", MAXARGS);
+			free(word);
+			return -1;
+		}
+		c->argv[c->argc++] = word;
+		c->argv[c->argc] = NULL;
+		return 0;
+	}
+	if (c->nredir == MAXREDIRS) {
+		syntax("more than %d redirections", MAXREDIRS);
+		free(r->path);
+		return -1;
+	}
+	c->redir[c->nredir++] = *r;
+	return 0;
+}
+
+/*
+ * Read one pipeline. Returns its terminator (T_SEMI, T_AMP, T_NL, T_EOF)
+ * or T_ERR; pl->ncmds is 0 for an empty line.
+ */
+static enum tok parse_pipeline(struct lexer *lx, struct pipeline *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->ncmds = 1;
+	for (;;) {
+		char *word = NULL;
+		struct redir r;
+		enum tok t = next_token(lx, &word, &r);
+		struct cmd *c = &pl->cmds[pl->ncmds - 1];
+		int empty = c->argc == 0 && c->nredir == 0;
+		if (t == T_WORD || t == T_REDIR) {
+			if (add_token(pl, t, word, &r) < 0)
+				return T_ERR;
+			continue;
+		}
+		if (t == T_ERR)
+			return T_ERR;
+		if (empty && pl->ncmds > 1 && t == T_NL)
+			continue;          /* a newline may follow a | */
+		if (empty && (pl->ncmds > 1 || t == T_PIPE || t == T_SEMI || t == T_AMP)) {
+			syntax("unexpected %s", t == T_PIPE ? "|" : t == T_SEMI ? ";" :
+			       t == T_AMP ? "&" : "end after |");
+			return T_ERR;
+		}
+		if (t != T_PIPE) {
+			if (empty)
+				pl->ncmds = 0;
+			pl->background = t == T_AMP;
+			return t;
+		}
+		if (pl->ncmds == MAXCMDS) {
+			syntax("more than %d commands in a pipeline", MAXCMDS);
+			return T_ERR;
+		}
+		pl->ncmds++;
+	}
+}
+
+/* Apply a command's redirections in order; returns -1 after reporting. */
+static int apply_redirs(struct cmd *c)
+{
+	for (int i = 0; i < c->nredir; i++) {
+		struct redir *r = &c->redir[i];
+		int fd;
+		if (r->mode == '&') {
+			if (dup2(r->src, r->fd) < 0) {
+				fprintf(stderr, "sh: %d: %s\n", r->src, strerror(errno));
+				return -1;
+			}
+			continue;
+		}
+		int flags = r->mode == '<' ? O_RDONLY : r->mode == '>' ?
+			    O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | O_CREAT | O_APPEND;
+		fd = open(r->path, flags, 0666);
+		if (fd < 0) {
+			fprintf(stderr, "sh: %s: %s\n", r->path, strerror(errno));
+			return -1;
+		}
+		if (fd != r->fd) {
+			dup2(fd, r->fd);
+			close(fd);
+		}
+	}
+	return 0;
+}
+
+/* The builtins; each returns its exit status. */
+static int bi_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+	char cwd[4096];
+	if (!dir || !*dir)
+		dir = "/";
+	if (chdir(dir) < 0) {
+		fprintf(stderr, "sh: cd: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (getcwd(cwd, sizeof cwd))
+		setenv("PWD", cwd, 1);
+	return 0;
+}
+
+static int bi_exit(int argc, char **argv)
+{
+	char *end;
+	long n = argc > 1 ? strtol(argv[1], &end, 10) : last_status;
+	if (argc > 1 && (*end || !*argv[1])) {
+		fprintf(stderr, "sh: exit: %s: not a number\n", argv[1]);
+		n = 2;
+	}
+	exit((int)(n & 0xff));
+}
+
+static int bi_export(int argc, char **argv)
+{
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		size_t n = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		int valid = n > 0 && !isdigit((unsigned char)argv[i][0]);
+		for (size_t j = 0; j < n; j++)
+			valid &= isalnum((unsigned char)argv[i][j]) || argv[i][j] == '_';
+		if (!valid) {
+			fprintf(stderr, "sh: export: %s: bad variable name\n", argv[i]);
+			status = 1;
+		} else if (eq) {
+			*eq = '\0';
+			setenv(argv[i], eq + 1, 1);
+			*eq = '=';
+		}
+	}
+	return status;
+}
+
+static int bi_pwd(int argc, char **argv)
+{
+	char cwd[4096];
+	(void)argc, (void)argv;
+	if (!getcwd(cwd, sizeof cwd)) {
+		fprintf(stderr, "sh: pwd: %s\n", strerror(errno));
+		return 1;
+	}
+	dprintf(1, "%s\n", cwd);
+	return 0;
+}
+
+/* The status a shell reports for a wait status: code, or 128 + signal. */
+static int shell_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int bi_wait(int argc, char **argv)
+{
+	int st, status = 0;
+	if (argc < 2) {
+		while (waitpid(-1, &st, 0) > 0)
+			;
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		pid_t pid = (pid_t)atoi(argv[i]);
+		status = waitpid(pid, &st, 0) == pid ? shell_status(st) : 127;
+	}
+	return status;
+}
+
+/* true, false and ':' */
+static int bi_status(int argc, char **argv)
+{
+	(void)argc;
+	return !strcmp(argv[0], "false");
+}
+
+static const struct builtin {
+	const char *name;
+	int (*fn)(int, char **);
+} builtins[] = {
+	{ "cd", bi_cd }, { "exit", bi_exit }, { "export", bi_export },
+	{ "pwd", bi_pwd }, { "wait", bi_wait }, { "true", bi_status },
+	{ "false", bi_status }, { ":", bi_status },
+};
+
+static const struct builtin *find_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	return NULL;
+}
+
+/* execve, falling back to running a file that is no program as a script. */
+static void try_exec(const char *path, char **argv)
+{
+	execve(path, argv, environ);
+	if (errno == ENOEXEC) {
+		char *sargv[MAXARGS + 2] = { "sh", (char *)path };
+		for (int i = 1; argv[i] && i < MAXARGS; i++)
+			sargv[i + 1] = argv[i];
+		execve("/bin/sh", sargv, environ);
+		errno = ENOEXEC;
+	}
+}
+
+/* In a child: run argv[0], searching $PATH when it has no '/'. */
+static void exec_command(char **argv)
+{
+	const char *name = argv[0];
+	if (strchr(name, '/')) {
+		try_exec(name, argv);
+		fprintf(stderr, "sh: %s: %s\n", name, strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	const char *path = getenv("PATH");
+	int denied = 0;
+	if (!path)
+		path = "/bin:/tests";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		char full[4096];
+		if (n == 0)        /* an empty PATH entry is the current directory */
+			snprintf(full, sizeof full, "./%s", name);
+		else
+			snprintf(full, sizeof full, "%.*s/%s", (int)n, path, name);
+		try_exec(full, argv);
+		if (errno == EACCES)
+			denied = 1;
+		else if (errno != ENOENT && errno != ENOTDIR)
+			break;
+		path += n + (path[n] == ':');
+	}
+	if (denied || (errno != ENOENT && errno != ENOTDIR)) {
+		fprintf(stderr, "sh: %s: %s\n", name, strerror(denied ? EACCES : errno));
+		_exit(126);
+	}
+	fprintf(stderr, "sh: %s: command not found\n", name);
+	_exit(127);
+}
+
+/* A builtin alone in the foreground runs in the shell, redirections undone after. */
+static int run_builtin_here(const struct builtin *b, struct cmd *c)
+{
+	int saved[MAXREDIRS];
+	for (int i = 0; i < c->nredir; i++)
+		saved[i] = fcntl(c->redir[i].fd, F_DUPFD_CLOEXEC, 10);
+	int status = apply_redirs(c) < 0 ? 1 : b->fn(c->argc, c->argv);
+	for (int i = c->nredir - 1; i >= 0; i--) {
+		if (saved[i] >= 0) {
+			dup2(saved[i], c->redir[i].fd);
+			close(saved[i]);
+		} else {
+			close(c->redir[i].fd);
+		}
+	}
+	return status;
+}
+
+/* In a child of the pipeline: wire up descriptors and run the command. */
+static void child(struct cmd *c, int in, int out)
+{
+	if (interactive) {         /* the shell ignores them; programs must not */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+	}
+	if (in >= 0)
+		dup2(in, 0);
+	if (out >= 0)
+		dup2(out, 1);
+	if (apply_redirs(c) < 0)
+		_exit(1);
+	if (c->argc == 0)
+		_exit(0);
+	const struct builtin *b = find_builtin(c->argv[0]);
+	if (b)
+		_exit(b->fn(c->argc, c->argv));
+	exec_command(c->argv);
+}
+
+static void report_signal(int st)
+{
+	if (WIFSIGNALED(st) && WTERMSIG(st) != SIGINT && WTERMSIG(st) != SIGPIPE)
+		fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
+}
+
+static void run_pipeline(struct pipeline *pl)
+{
+	pid_t pids[MAXCMDS];
+	int in = -1;
+	const struct builtin *b = pl->cmds[0].argc ? find_builtin(pl->cmds[0].argv[0]) : NULL;
+	if (pl->ncmds == 1 && !pl->background && b) {
+		last_status = run_builtin_here(b, &pl->cmds[0]);
+		return;
+	}
+	for (int i = 0; i < pl->ncmds; i++) {
+		int p[2] = { -1, -1 };
+		if (i + 1 < pl->ncmds && pipe2(p, O_CLOEXEC) < 0) {
+			perror("sh: pipe");
+			p[0] = p[1] = -1;
+		}
+		pids[i] = fork();
+		if (pids[i] == 0)
+			child(&pl->cmds[i], in, p[1]);
+		if (pids[i] < 0)
+			perror("sh: fork");
+		if (in >= 0)
+			close(in);
+		if (p[1] >= 0)
+			close(p[1]);
+		in = p[0];
+	}
+	if (pl->background) {
+		last_bg = pids[pl->ncmds - 1];
+		if (interactive)
+			fprintf(stderr, "[%d]\n", (int)last_bg);
+		last_status = 0;
+		return;
+	}
+	for (int i = 0; i < pl->ncmds; i++) {
+		int st = 0;
+		if (pids[i] > 0 && waitpid(pids[i], &st, 0) == pids[i] && i == pl->ncmds - 1) {
+			last_status = shell_status(st);
+			report_signal(st);
+		} else if (pids[i] < 0 && i == pl->ncmds - 1) {
+			last_status = 126;
+		}
+	}
+}
+
+/* Run every pipeline in text; a syntax error skips to the next line. */
+static void run_text(const char *text)
+{
+	struct lexer lx = { text };
+	static struct pipeline pl;
+	for (;;) {
+		enum tok t = parse_pipeline(&lx, &pl);
+		if (t == T_ERR) {
+			free_pipeline(&pl);
+			last_status = 2;
+			if (!interactive)
+				exit(2);
+			while (*lx.p && *lx.p++ != '\n')
+				;
+			continue;
+		}
+		if (pl.ncmds > 0)
+			run_pipeline(&pl);
+		free_pipeline(&pl);
+		if (t == T_EOF)
+			return;
+	}
+}
+
+/* One line from fd 0, a byte at a time so that commands see the rest. */
+static char *read_line(void)
+{
+	struct str w = { 0 };
+	char c;
+	ssize_t n;
+	while ((n = read(0, &c, 1)) == 1 || (n < 0 && errno == EINTR)) {
+		if (n < 0)
+			continue;
+		str_putc(&w, c);
+		if (c == '\n')
+			break;
+	}
+	return w.s;
+}
+
+/* The whole of a script file; exits 127 if it cannot be read. */
+static char *read_file(const char *path)
+{
+	struct str w = { 0 };
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "sh: %s: %s\n", path, strerror(errno));
+		exit(127);
+	}
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			str_putc(&w, buf[i]);
+	close(fd);
+	if (!w.s)
+		str_putc(&w, '\0');      /* an empty script */
+	return w.s;
+}
+
+static void usage(void)
+{
+	printf("usage: sh [FILE [ARG...]]\n"
+	       "       sh -c STRING [ARG0 [ARG...]]\n"
+	       "Runs commands from FILE, from STRING, or from standard input.\n"
+	       "Supports quotes, ; & | < > >> N> N>&M, $? $$ $! $# $0-$9 $NAME,\n"
+	       "and the builtins cd exit export pwd wait true false.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		usage();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "-c")) {
+		if (argc < 3) {
+			fprintf(stderr, "sh: -c: needs a string\n");
+			return 2;
+		}
+		static char *dflt[] = { "sh" };
+		npos = argc > 3 ? argc - 3 : 1;
+		pos = argc > 3 ? argv + 3 : dflt;
+		run_text(argv[2]);
+		return last_status;
+	}
+	if (argc > 1) {
+		npos = argc - 1;
+		pos = argv + 1;
+		char *text = read_file(argv[1]);
+		run_text(text);
+		free(text);
+		return last_status;
+	}
+	npos = 1;
+	pos = argv;
+	interactive = isatty(0);
+	if (interactive) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+	}
+	for (;;) {
+		if (interactive) {
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;   /* reap finished background jobs */
+			fputs("$ ", stderr);
+		}
+		char *line = read_line();
+		if (!line)
+			return last_status;
+		run_text(line);
+		free(line);
+	}
+}

@@ -1,0 +1,270 @@
+/*
+ * t_mmap - memory mappings: anonymous memory, protection, unmapping,
+ * mremap, the heap (brk and malloc), madvise, fork's copy-on-write, and
+ * the coherence of file mappings with read() and write().
+ *
+ * Faults are provoked in forked children and checked through their wait
+ * status, so the test itself never takes a signal.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define PAGE 4096
+
+static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != v)
+			return 0;
+	return 1;
+}
+
+static void *map_anon(size_t len)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/* Fork a child that stores one byte at p; returns its pid. */
+static pid_t child_store(volatile char *p)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		*p = 1;
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Fork a child that loads one byte at p; returns its pid. */
+static pid_t child_load(volatile char *p)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		(void)*p;
+		_exit(0);
+	}
+	return pid;
+}
+
+static void test_anonymous(void)
+{
+	size_t len = 1 << 20;
+	unsigned char *p = map_anon(len);
+	CHECK(p != MAP_FAILED, "anonymous mmap of 1 MiB succeeds");
+	CHECK(((uintptr_t)p & (PAGE - 1)) == 0, "the mapping is page-aligned");
+	CHECK(all_bytes(p, len, 0), "anonymous memory is zero-filled");
+	memset(p, 0xa5, len);
+	CHECK(all_bytes(p, len, 0xa5), "anonymous memory is writable");
+	CHECK_OK(munmap(p, len), "munmap of the whole mapping succeeds");
+	CHECK_ERR(mmap(NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), EINVAL,
+		  "mmap of length 0 gives EINVAL");
+	CHECK_ERR(mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0), EBADF,
+		  "a file mapping of descriptor -1 gives EBADF");
+	CHECK_ERR(munmap((char *)p + 1, PAGE), EINVAL, "munmap of an unaligned address gives EINVAL");
+}
+
+static void test_protect(void)
+{
+	char *p = map_anon(2 * PAGE);
+	p[0] = 'r';
+	CHECK_OK(mprotect(p, PAGE, PROT_READ), "mprotect to read-only succeeds");
+	CHECK_EQ(p[0], 'r', "a read-only page still reads");
+	tap_check_killed(child_store(p), SIGSEGV, "a store to a read-only page kills with SIGSEGV");
+	tap_check_exit(child_store(p + PAGE), 0, "the next page, still writable, takes a store");
+	mprotect(p, PAGE, PROT_NONE);
+	tap_check_killed(child_load(p), SIGSEGV, "a load from a PROT_NONE page kills with SIGSEGV");
+	CHECK_OK(mprotect(p, PAGE, PROT_READ | PROT_WRITE), "mprotect back to read-write");
+	p[1] = 'w';
+	CHECK(p[0] == 'r' && p[1] == 'w', "the page kept its data and takes stores again");
+	munmap(p, 2 * PAGE);
+	tap_check_killed(child_load(p), SIGSEGV, "a load from an unmapped page kills with SIGSEGV");
+	tap_check_killed(child_store(p + PAGE), SIGSEGV, "a store to an unmapped page kills with SIGSEGV");
+}
+
+static void test_mremap(void)
+{
+	unsigned char *p = map_anon(PAGE);
+	memset(p, 0x5a, PAGE);
+	unsigned char *q = mremap(p, PAGE, 16 * PAGE, MREMAP_MAYMOVE);
+	CHECK(q != MAP_FAILED, "mremap grows a mapping from 1 to 16 pages");
+	if (q == MAP_FAILED)
+		return;
+	CHECK(all_bytes(q, PAGE, 0x5a), "the grown mapping keeps the old contents");
+	CHECK(all_bytes(q + PAGE, 15 * PAGE, 0), "the new part is zero-filled");
+	memset(q + 15 * PAGE, 1, PAGE);
+	CHECK(all_bytes(q + 15 * PAGE, PAGE, 1), "the new part is writable");
+	munmap(q, 16 * PAGE);
+}
+
+static void test_brk(void)
+{
+	char *cur = (char *)syscall(SYS_brk, 0);
+	CHECK(cur != NULL && cur != (char *)-1, "brk(0) returns the current break");
+	char *want = cur + 64 * PAGE;
+	char *got = (char *)syscall(SYS_brk, want);
+	CHECK(got == want, "brk grows the heap by 256 KiB");
+	if (got == want) {
+		CHECK(all_bytes((unsigned char *)cur, 64 * PAGE, 0), "new heap memory is zero");
+		memset(cur, 3, 64 * PAGE);
+		CHECK(all_bytes((unsigned char *)cur, 64 * PAGE, 3), "new heap memory is writable");
+		CHECK((char *)syscall(SYS_brk, cur) == cur, "brk shrinks the heap back");
+	}
+	CHECK((char *)syscall(SYS_brk, (char *)4096) == cur,
+	      "brk below the heap's start fails by returning the current break");
+}
+
+static void test_malloc(void)
+{
+	enum { SMALL = 5000 };
+	static unsigned char *blocks[SMALL];
+	int ok = 1;
+	for (int i = 0; i < SMALL; i++) {
+		blocks[i] = malloc(16 + i % 200);
+		if (!blocks[i])
+			ok = 0;
+		else
+			memset(blocks[i], i & 0xff, 16 + i % 200);
+	}
+	for (int i = 0; ok && i < SMALL; i++)
+		ok = all_bytes(blocks[i], 16 + i % 200, i & 0xff);
+	CHECK(ok, "5000 small malloc blocks keep their own contents");
+	for (int i = 0; i < SMALL; i++)
+		free(blocks[i]);
+	size_t big = 16 << 20;
+	unsigned char *b = calloc(1, big);
+	CHECK(b && all_bytes(b, big, 0), "a 16 MiB calloc block is zero");
+	if (b) {
+		memset(b, 7, big);
+		CHECK(all_bytes(b, big, 7), "a 16 MiB malloc block is writable");
+	}
+	free(b);
+}
+
+static void test_madvise(void)
+{
+	unsigned char *p = map_anon(4 * PAGE);
+	memset(p, 9, 4 * PAGE);
+	CHECK_OK(madvise(p, 4 * PAGE, MADV_DONTNEED), "madvise MADV_DONTNEED succeeds");
+	CHECK(all_bytes(p, 4 * PAGE, 0), "private anonymous memory reads zero after MADV_DONTNEED");
+	munmap(p, 4 * PAGE);
+}
+
+static void test_fork_sharing(void)
+{
+	volatile char *priv = map_anon(PAGE);
+	volatile char *shared = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	priv[0] = 'p';
+	shared[0] = 's';
+	pid_t pid = fork();
+	if (pid == 0) {
+		priv[0] = 'P';
+		shared[0] = 'S';
+		_exit(priv[0] == 'P' ? 0 : 1);
+	}
+	tap_check_exit(pid, 0, "a child sees its own store to private memory");
+	CHECK_EQ(priv[0], 'p', "a child's store to MAP_PRIVATE memory is not seen by the parent");
+	CHECK_EQ(shared[0], 'S', "a child's store to MAP_SHARED anonymous memory is seen by the parent");
+	munmap((void *)priv, PAGE);
+	munmap((void *)shared, PAGE);
+}
+
+/* A scratch file of two pages of 'a'. */
+static int make_file(const char *name)
+{
+	char buf[2 * PAGE];
+	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	memset(buf, 'a', sizeof buf);
+	write(fd, buf, sizeof buf);
+	return fd;
+}
+
+static void test_file_shared(void)
+{
+	int fd = make_file("shared");
+	char *m = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED, "MAP_SHARED of a file succeeds");
+	if (m == MAP_FAILED)
+		return;
+	CHECK(m[0] == 'a' && m[2 * PAGE - 1] == 'a', "the mapping shows the file's bytes");
+	pwrite(fd, "W", 1, 10);
+	CHECK_EQ(m[10], 'W', "write() is seen through a MAP_SHARED mapping");
+	m[PAGE + 5] = 'M';
+	char c = 0;
+	pread(fd, &c, 1, PAGE + 5);
+	CHECK_EQ(c, 'M', "a store through MAP_SHARED is seen by read()");
+	close(fd);
+	CHECK_EQ(m[10], 'W', "the mapping outlives close() of its descriptor");
+	munmap(m, 2 * PAGE);
+	fd = open("shared", O_RDONLY);
+	pread(fd, &c, 1, PAGE + 5);
+	CHECK_EQ(c, 'M', "the store is in the file after munmap");
+	close(fd);
+}
+
+static void test_file_private(void)
+{
+	int fd = make_file("private");
+	char *priv = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	char *shr = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(priv != MAP_FAILED && shr != MAP_FAILED, "MAP_PRIVATE and MAP_SHARED of one file");
+	if (priv == MAP_FAILED || shr == MAP_FAILED)
+		return;
+	CHECK_EQ(priv[3], 'a', "a MAP_PRIVATE mapping shows the file's bytes");
+	priv[3] = 'X';
+	char c = 0;
+	pread(fd, &c, 1, 3);
+	CHECK_EQ(c, 'a', "a MAP_PRIVATE store is not seen by read()");
+	CHECK_EQ(shr[3], 'a', "a MAP_PRIVATE store is not seen by a MAP_SHARED mapping");
+	CHECK_EQ(priv[3], 'X', "the MAP_PRIVATE mapping keeps its own store");
+	pwrite(fd, "Y", 1, 3);
+	CHECK_EQ(priv[3], 'X', "a later write() does not replace the private copy");
+	munmap(priv, 2 * PAGE);
+	munmap(shr, 2 * PAGE);
+	close(fd);
+}
+
+static void test_file_eof(void)
+{
+	int fd = open("short", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(fd, "0123456789", 10);
+	char *m = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED, "a mapping may be longer than the file");
+	if (m == MAP_FAILED)
+		return;
+	CHECK(m[9] == '9' && all_bytes((unsigned char *)m + 10, PAGE - 10, 0),
+	      "the last page reads zero past the end of the file");
+	tap_check_killed(child_load(m + PAGE), SIGBUS,
+			 "a load from a page wholly past the end of the file kills with SIGBUS");
+	munmap(m, 2 * PAGE);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		printf("usage: t_mmap\nChecks mmap, mprotect, munmap, mremap, brk,"
+		       " madvise and file-mapping coherence.\n");
+		return strcmp(argv[1], "--help") ? 2 : 0;
+	}
+	tap_start();
+	tap_enter_scratch("t_mmap");
+	test_anonymous();
+	test_protect();
+	test_mremap();
+	test_brk();
+	test_malloc();
+	test_madvise();
+	test_fork_sharing();
+	test_file_shared();
+	test_file_private();
+	test_file_eof();
+	tap_leave_scratch();
+	return tap_done();
+}
