@@ -64,10 +64,10 @@ static int show_vm(char *buf, int size)
 	struct vm_stats v;
 	vm_get_stats(&v);
 	return snprintf(buf, size, "faults %llu\nanon_faults %llu\nfile_faults %llu\n"
-			"cow_copies %llu\ncow_reuses %llu\n",
+			"cow_copies %llu\ncow_reuses %llu\nrmap_unmaps %llu\n",
 			(unsigned long long)v.faults, (unsigned long long)v.anon_faults,
 			(unsigned long long)v.file_faults, (unsigned long long)v.cow_copies,
-			(unsigned long long)v.cow_reuses);
+			(unsigned long long)v.cow_reuses, (unsigned long long)v.rmap_unmaps);
 }
 
 static const struct proc_entry entries[] = {

@@ -12,6 +12,7 @@
  */
 #include "mm/pagecache.h"
 #include "mm/vmscan.h"
+#include "mm/vm.h"
 #include "mm/page.h"
 #include "kernel/rcu.h"
 #include "kernel/wait.h"
@@ -108,6 +109,7 @@ void address_space_init(struct address_space *m, const struct address_space_ops 
 	m->a_ops = ops;
 	m->host = host;
 	list_init(&m->vmas);
+	spin_lock_init(&m->i_mmap_lock, "i_mmap");
 	m->ra_next = 0;
 }
 
@@ -455,8 +457,11 @@ void truncate_inode_pages(struct address_space *m, u64 from)
 			struct page *page = pages[i];
 			lock_page(page);
 			wait_on_page_writeback(page);
-			if (page->mapping == m && page->index >= start)
+			if (page->mapping == m && page->index >= start) {
+				if (atomic_read(&page->mapcount))
+					try_to_unmap(page);	/* no user keeps a stale page */
 				delete_from_page_cache(page);
+			}
 			unlock_page(page);
 			put_page(page);
 		}

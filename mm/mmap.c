@@ -7,6 +7,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/tlb.h"
+#include "mm/pagecache.h"
 #include "fs/vfs.h"
 #include "kernel/uaccess.h"
 #include "kernel/percpu.h"
@@ -98,7 +99,10 @@ static void zap_one(pte_t *pte, unsigned long va, void *arg)
 	pte_t v = __atomic_exchange_n(pte, 0, __ATOMIC_ACQ_REL);
 	if (!(v & (PTE_P | PTE_PROTNONE)))
 		return;
-	g->pages[g->n++] = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	if ((v & PTE_D) && page->mapping)
+		set_page_dirty(page);	/* a store through a shared file mapping */
+	g->pages[g->n++] = page;
 	if (g->n == ARRAY_SIZE(g->pages))
 		gather_flush(g);
 }
@@ -153,8 +157,38 @@ void mm_get(struct mm_struct *mm)
 	atomic_inc(&mm->users);
 }
 
+/* The reverse map: a file VMA is on its file's list while it exists. */
+static void vma_link_file(struct vm_area *v)
+{
+	if (!v->file)
+		return;
+	struct address_space *m = &v->file->mapping;
+	spin_lock(&m->i_mmap_lock);
+	list_add(&v->mapping_link, &m->vmas);
+	spin_unlock(&m->i_mmap_lock);
+}
+
+/* Change a file VMA's range where the reverse map can see it. */
+static void vma_set_range(struct vm_area *v, unsigned long start, unsigned long end, u64 pgoff)
+{
+	spinlock_t *l = v->file ? &v->file->mapping.i_mmap_lock : NULL;
+	if (l)
+		spin_lock(l);
+	v->start = start;
+	v->end = end;
+	v->pgoff = pgoff;
+	if (l)
+		spin_unlock(l);
+}
+
 static void vma_free(struct vm_area *v)
 {
+	if (v->file) {
+		struct address_space *m = &v->file->mapping;
+		spin_lock(&m->i_mmap_lock);
+		list_del(&v->mapping_link);
+		spin_unlock(&m->i_mmap_lock);
+	}
 	iput(v->file);
 	kmem_cache_free(vma_cache, v);
 }
@@ -225,8 +259,10 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 			break;
 		}
 		*n = *v;
+		n->mm = mm;
 		if (n->file)
 			igrab(n->file);
+		vma_link_file(n);
 		list_add_tail(&n->link, &mm->vmas);
 		struct fork_ctx c = { mm, (v->flags & VM_SHARED) != 0, false };
 		spin_lock(&old->pt_lock);
@@ -268,7 +304,8 @@ static struct vm_area *split(struct vm_area *v, unsigned long addr)
 	n->start = addr;
 	if (n->file)
 		n->pgoff += (addr - v->start) >> PAGE_SHIFT;
-	v->end = addr;
+	vma_link_file(n);
+	vma_set_range(v, v->start, addr, v->pgoff);
 	list_add(&n->link, &v->link);
 	return n;
 }
@@ -361,6 +398,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long
 	n->flags = vmflags;
 	n->file = file ? igrab(file) : NULL;
 	n->pgoff = pgoff;
+	n->mm = mm;
+	vma_link_file(n);
 	insert_sorted(mm, n);
 	return (long)addr;
 }
@@ -453,7 +492,7 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 	struct vm_area *next = v->link.next != &mm->vmas
 				       ? list_entry(v->link.next, struct vm_area, link) : NULL;
 	if (old + newlen <= USER_MMAP_TOP && (!next || next->start >= old + newlen)) {
-		v->end = old + newlen;		/* room right after it: grow in place */
+		vma_set_range(v, v->start, old + newlen, v->pgoff);	/* grow in place */
 		return (long)old;
 	}
 	if (!may_move)
@@ -469,8 +508,7 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 	if (c.nomem)
 		return -ENOMEM;	/* what moved stays mapped at the new place: a leak, not a crash */
 	list_del(&v->link);
-	v->start = to;
-	v->end = to + newlen;
+	vma_set_range(v, to, to + newlen, v->pgoff);
 	insert_sorted(mm, v);
 	return (long)to;
 }

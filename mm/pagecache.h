@@ -74,6 +74,7 @@
 
 #include "kernel/types.h"
 #include "kernel/rwlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/list.h"
 #include "mm/page.h"
 #include "mm/radix-tree.h"
@@ -100,7 +101,8 @@ struct address_space {
 	u64 size;			/* [A] bytes in the file (the host's i_size) */
 	const struct address_space_ops *a_ops;	/* [I] */
 	void *host;			/* [I] the owning inode or device */
-	struct list_head vmas;		/* [L:tree_lock] mappings into user space (mmap) */
+	struct list_head vmas;		/* [L:i_mmap_lock] user mappings (vm_area, mmap) */
+	spinlock_t i_mmap_lock;		/* the vmas list (reverse mapping) */
 	unsigned long ra_next;		/* [A] readahead: next index a sequential reader wants */
 };
 

@@ -62,6 +62,8 @@ struct vm_area {
 	struct inode *file;		/* held; NULL: anonymous */
 	u64 pgoff;			/* file page at start */
 	struct list_head link;		/* in mm->vmas, by address */
+	struct mm_struct *mm;		/* [I] the address space it belongs to */
+	struct list_head mapping_link;	/* [i_mmap_lock] in file->mapping.vmas */
 };
 
 struct mm_struct {
@@ -105,9 +107,19 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error);
 
+/*
+ * try_to_unmap: take a locked page-cache page out of every user page table
+ * that maps it (reverse mapping through page->mapping->vmas), after each
+ * mm's TLB shootdown; a dirty PTE makes the page dirty. Returns how many
+ * mappings remain (0: none; a racing fault may add one back later, which
+ * the eviction's refcount freeze then refuses).
+ */
+int try_to_unmap(struct page *page);
+
 /* Statistics for /proc and tests. */
 struct vm_stats {
 	u64 faults, cow_copies, cow_reuses, file_faults, anon_faults;
+	u64 rmap_unmaps;	/* user mappings removed by reclaim or truncation */
 };
 void vm_get_stats(struct vm_stats *st);
 

@@ -12,6 +12,7 @@
  */
 #include "mm/vmscan.h"
 #include "mm/pagecache.h"
+#include "mm/vm.h"
 #include "mm/page.h"
 #include "kernel/spinlock.h"
 #include "kernel/sched.h"
@@ -154,8 +155,12 @@ static bool reclaim_one(struct page *page)
 		return false;
 	}
 	struct address_space *m = page->mapping;
+	/* A page mapped into user space is unmapped first (reverse mapping,
+	 * mm/rmap.c): its user references go, and a dirty PTE dirties it. */
+	if (m && atomic_read(&page->mapcount) > 0)
+		try_to_unmap(page);
 	if (!m || test_bit(PG_writeback, &page->flags) || atomic_read(&page->mapcount) > 0) {
-		unlock_page(page);	/* mapped pages wait for reverse mapping (mmap) */
+		unlock_page(page);
 		putback(page, false);
 		return false;
 	}
