@@ -6,7 +6,8 @@
  *   /proc/pagecache  the page cache's counters, "name value" per line:
  *                    lookups, hits, misses, speculative and recheck
  *                    retries (pagecache.h, steps 3 and 4), evictions ...
- *   /proc/vm         page faults and copy-on-write counters
+ *   /proc/vm         page faults, copy-on-write and reverse-map counters
+ *   /proc/kmsg       the kernel log, every level (kernel/printk.c)
  *
  * /proc is a small file system of its own, reached from the root
  * directory's name "proc" (namei.c); its files are read from a snapshot
@@ -22,7 +23,7 @@
 #include "kernel/printk.h"
 
 #define PROC_ROOT_INO 1
-#define PROC_BUF 2048
+#define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
 
 struct proc_entry {
 	const char *name;
@@ -70,7 +71,13 @@ static int show_vm(char *buf, int size)
 			(unsigned long long)v.cow_reuses, (unsigned long long)v.rmap_unmaps);
 }
 
+static int show_kmsg(char *buf, int size)
+{
+	return printk_log_read(buf, size - 1);
+}
+
 static const struct proc_entry entries[] = {
+	{ "kmsg", 5, show_kmsg },
 	{ "meminfo", 2, show_meminfo },
 	{ "pagecache", 3, show_pagecache },
 	{ "vm", 4, show_vm },

@@ -79,15 +79,57 @@ static void emit_prefixed(const char *text)
 	}
 }
 
+/*
+ * The kernel log: every message, whatever the console level, kept in a
+ * ring of LOG_SIZE bytes (the oldest are overwritten) that /proc/kmsg
+ * shows. With loglevel=4 (qemu-run with a program) the console gets only
+ * warnings and errors; the rest is here.
+ */
+#define LOG_SIZE 65536
+static char log_ring[LOG_SIZE];		/* [L:log_lock] */
+static u64 log_head;			/* [L:log_lock] bytes ever written */
+static spinlock_t log_lock = SPINLOCK_INIT("log");
+
+static void log_store(int level, const char *text)
+{
+	char prefix[48];
+	u64 ns = ktime_ns();
+	int p = snprintf(prefix, sizeof(prefix), "<%d>[%5llu.%06llu] cpu%d: ", level,
+			 (unsigned long long)(ns / 1000000000),
+			 (unsigned long long)(ns / 1000 % 1000000), smp_processor_id());
+	unsigned long f = spin_lock_irqsave(&log_lock);
+	for (int i = 0; i < p; i++)
+		log_ring[log_head++ % LOG_SIZE] = prefix[i];
+	for (; *text; text++)
+		log_ring[log_head++ % LOG_SIZE] = *text;
+	if (log_ring[(log_head - 1) % LOG_SIZE] != '\n')
+		log_ring[log_head++ % LOG_SIZE] = '\n';
+	spin_unlock_irqrestore(&log_lock, f);
+}
+
+int printk_log_read(char *buf, int size)
+{
+	unsigned long f = spin_lock_irqsave(&log_lock);
+	u64 avail = MIN(log_head, (u64)LOG_SIZE);
+	u64 n = MIN(avail, (u64)size);
+	u64 start = log_head - n;
+	for (u64 i = 0; i < n; i++)
+		buf[i] = log_ring[(start + i) % LOG_SIZE];
+	spin_unlock_irqrestore(&log_lock, f);
+	return (int)n;
+}
+
 static void vprintk_level(int level, const char *fmt, va_list ap)
 {
 	char buf[LINE_MAX];
 
-	if (level > READ_ONCE(console_level))
-		return;
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n >= (int)sizeof(buf) - 1)
 		buf[sizeof(buf) - 2] = '\n';	/* truncated: still end the line */
+	if (!READ_ONCE(panic_mode))
+		log_store(level, buf);
+	if (level > READ_ONCE(console_level))
+		return;
 	unsigned long f = console_enter();
 	emit_prefixed(buf);
 	if (!at_line_start) {	/* every printk ends its line */

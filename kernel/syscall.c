@@ -34,7 +34,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(76, sys_truncate), SYS(77, sys_ftruncate), SYS(79, sys_getcwd), SYS(80, sys_chdir),
 	SYS(81, sys_fchdir), SYS(82, sys_rename), SYS(83, sys_mkdir), SYS(84, sys_rmdir),
 	SYS(85, sys_creat), SYS(86, sys_link), SYS(87, sys_unlink), SYS(89, sys_readlink),
-	SYS(90, sys_chmod), SYS(91, sys_fchmod), SYS(92, sys_chown), SYS(93, sys_chown),
+	SYS(90, sys_chmod), SYS(91, sys_fchmod), SYS(92, sys_chown), SYS(93, sys_fchmod),
 	SYS(94, sys_chown), SYS(95, sys_umask), SYS(96, sys_gettimeofday),
 	SYS(97, sys_getrlimit), SYS(102, sys_getuid), SYS(104, sys_getuid),
 	SYS(105, sys_setuid), SYS(106, sys_setuid), SYS(107, sys_getuid), SYS(108, sys_getuid),
