@@ -185,8 +185,9 @@ syscall_entry:
 
 ; user_return(struct trap_frame *tf): leave for user mode with tf's
 ; registers (interrupts off). sysretq when it can restore the frame exactly
-; - a canonical user rip, the usual selectors - else iretq, which can
-; return anywhere (SYSRET with a non-canonical rip would fault in ring 0).
+; - a canonical user rip, the usual selectors, rcx = rip and r11 = rflags -
+; else iretq, which can return anywhere with any registers (SYSRET with a
+; non-canonical rip would fault in ring 0).
 global user_return
 user_return:
 	cli
@@ -199,6 +200,11 @@ user_return_frame:
 	cmp qword [rsp + 18 * 8], USER_CS_SEL
 	jne .iret
 	cmp qword [rsp + 21 * 8], USER_DS_SEL
+	jne .iret
+	cmp rax, [rsp + 12 * 8]		; sysret returns rip in rcx and rflags
+	jne .iret			; in r11: exact only if the frame has
+	mov rax, [rsp + 19 * 8]		; them there already (a syscall's own
+	cmp rax, [rsp + 4 * 8]		; frame), not after a signal or a trap
 	jne .iret
 	POP_REGS
 	mov rcx, [rsp + 16]		; rip for sysret

@@ -10,6 +10,10 @@
  * and directory are released at once, and only the wait status is kept
  * until the parent reaps it with wait4. Orphans are given to init.
  *
+ * Signals: kill() marks the signal pending on the process; on its way
+ * back to user mode a thread runs the handler (deliver: Linux's
+ * rt_sigframe on the user stack), ignores it, or takes the default action.
+ *
  * proc_lock (a spinlock) guards the tree: parent, children, zombie,
  * nr_threads, exit status. The tasks of exited threads are freed by the
  * reaper thread, which joins them (their stack stays in use until they
@@ -447,9 +451,94 @@ long do_kill(int pid, int sig)
 }
 
 /*
- * On the way back to user mode: a pending signal whose action is to
- * terminate ends the process, with the signal in the wait status.
- * Handlers are not delivered yet (a caught signal is dropped).
+ * Signal delivery, Linux's way (struct rt_sigframe): below the user stack
+ * (past the 128-byte red zone) go the FPU state and a frame holding the
+ * return address (the sa_restorer musl gives, which calls rt_sigreturn),
+ * a ucontext with every register, and a siginfo. The handler starts with
+ * rdi = the signal, rsi = &siginfo, rdx = &ucontext; rt_sigreturn puts
+ * the saved registers back.
+ */
+#define SA_RESTORER 0x04000000
+#define SA_RESETHAND 0x80000000
+
+struct sigcontext {
+	u64 r8, r9, r10, r11, r12, r13, r14, r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp,
+	    rip, eflags;
+	u16 cs, gs, fs, ss;
+	u64 err, trapno, oldmask, cr2, fpstate, reserved[8];
+};
+
+struct rt_sigframe {
+	u64 pretcode;
+	u64 uc_flags, uc_link;
+	u64 ss_sp;
+	u32 ss_flags, ss_pad;
+	u64 ss_size;
+	struct sigcontext mc;
+	u64 sigmask;
+	struct { s32 signo, err, code, pad; u64 data[14]; } info;
+};
+_Static_assert(sizeof(struct sigcontext) == 256, "Linux's struct sigcontext");
+
+static bool deliver(struct trap_frame *tf, int sig, struct k_sigaction *act)
+{
+	struct task *me = current_task();
+	if (!(act->flags & SA_RESTORER))
+		return false;		/* no way back from the handler */
+	u64 sp = tf->rsp - 128;				/* the red zone */
+	u64 fp = (sp - 512) & ~63UL;
+	__asm__ __volatile__("fxsave64 (%0)" :: "r"(me->fpu) : "memory");
+	struct rt_sigframe f;
+	memset(&f, 0, sizeof(f));
+	u64 frame = ((fp - sizeof(f)) & ~15UL) - 8;	/* rsp+8 aligned at the entry */
+	f.pretcode = act->restorer;
+	f.mc = (struct sigcontext){ tf->r8, tf->r9, tf->r10, tf->r11, tf->r12, tf->r13, tf->r14,
+				    tf->r15, tf->rdi, tf->rsi, tf->rbp, tf->rbx, tf->rdx, tf->rax,
+				    tf->rcx, tf->rsp, tf->rip, tf->rflags, (u16)tf->cs, 0, 0,
+				    (u16)tf->ss, tf->error, tf->vector, 0, 0, fp, { 0 } };
+	f.info.signo = sig;
+	if (copy_to_user((void *)fp, me->fpu, 512) || copy_to_user((void *)frame, &f, sizeof(f)))
+		return false;
+	tf->rip = act->handler;
+	tf->rsp = frame;
+	tf->rdi = (u64)sig;
+	tf->rsi = frame + offsetof(struct rt_sigframe, info);
+	tf->rdx = frame + offsetof(struct rt_sigframe, uc_flags);
+	tf->rax = 0;
+	tf->rflags &= ~(0x100UL | 0x400UL);	/* TF and DF clear in the handler */
+	if (act->flags & SA_RESETHAND)
+		act->handler = SIG_DFL;
+	return true;
+}
+
+long do_rt_sigreturn(void)
+{
+	struct task *me = current_task();
+	struct trap_frame *tf = user_regs(me);
+	struct rt_sigframe f;
+	u64 frame = tf->rsp - 8;	/* the handler's ret popped pretcode */
+	if (copy_from_user(&f, (void *)frame, sizeof(f)))
+		do_exit_group(SIGSEGV);
+	struct sigcontext *c = &f.mc;
+	if (c->rip >= USER_TOP || c->rsp >= USER_TOP)
+		do_exit_group(SIGSEGV);
+	tf->r8 = c->r8, tf->r9 = c->r9, tf->r10 = c->r10, tf->r11 = c->r11;
+	tf->r12 = c->r12, tf->r13 = c->r13, tf->r14 = c->r14, tf->r15 = c->r15;
+	tf->rdi = c->rdi, tf->rsi = c->rsi, tf->rbp = c->rbp, tf->rbx = c->rbx;
+	tf->rdx = c->rdx, tf->rcx = c->rcx, tf->rsp = c->rsp, tf->rip = c->rip;
+	/* Only the flags a program may set: never IOPL or IF off. */
+	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | 0x200;
+	if (c->fpstate && copy_from_user(me->fpu, (void *)c->fpstate, 512) == 0) {
+		((u32 *)me->fpu)[6] &= 0xffff;	/* MXCSR: no reserved bits, or fxrstor faults */
+		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(me->fpu) : "memory");
+	}
+	return (long)c->rax;	/* the dispatcher puts it back in rax */
+}
+
+/*
+ * On the way back to user mode: each pending signal runs its handler, is
+ * ignored, or (the default for most) ends the process with the signal in
+ * the wait status.
  */
 void handle_signals(struct trap_frame *tf)
 {
@@ -466,9 +555,17 @@ void handle_signals(struct trap_frame *tf)
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (!(pending & (1ULL << sig)))
 			continue;
-		u64 h = p->sigaction[sig].handler;
+		struct k_sigaction *act = &p->sigaction[sig];
+		u64 h = act->handler;
 		if (sig == SIGKILL || h == SIG_DFL)
 			do_exit_group(sig);
+		if (h == SIG_IGN)
+			continue;
+		if (!deliver(tf, sig, act))
+			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
+		/* One handler per return; the rest stay pending for the next. */
+		__atomic_or_fetch(&p->pending, pending & ~((2ULL << sig) - 1), __ATOMIC_RELEASE);
+		return;
 	}
 }
 
@@ -504,6 +601,10 @@ void user_exception(struct trap_frame *tf)
 			tf->vector == 19 ? SIGFPE : tf->vector == T_BP ? SIGTRAP : SIGSEGV;
 		pr_info("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
 			trap_name(tf->vector), (unsigned long long)tf->rip);
+	}
+	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */
+		__atomic_or_fetch(&me->proc->pending, 1ULL << sig, __ATOMIC_RELEASE);
+		return;
 	}
 	do_exit_group(sig);
 }

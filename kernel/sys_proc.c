@@ -113,6 +113,10 @@ SYSCALL(rt_sigaction)
 	return 0;
 }
 
+long do_rt_sigreturn(void);
+
+SYSCALL(rt_sigreturn) { return do_rt_sigreturn(); }
+
 SYSCALL(rt_sigprocmask)
 {
 	if (a3 != 8 || a0 > 2)

@@ -24,7 +24,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(0, sys_read), SYS(1, sys_write), SYS(2, sys_open), SYS(3, sys_close),
 	SYS(4, sys_stat), SYS(5, sys_fstat), SYS(6, sys_lstat), SYS(8, sys_lseek),
 	SYS(9, sys_mmap), SYS(10, sys_mprotect), SYS(11, sys_munmap), SYS(12, sys_brk),
-	SYS(13, sys_rt_sigaction), SYS(14, sys_rt_sigprocmask), SYS(16, sys_ioctl),
+	SYS(13, sys_rt_sigaction), SYS(14, sys_rt_sigprocmask), SYS(15, sys_rt_sigreturn), SYS(16, sys_ioctl),
 	SYS(17, sys_pread64), SYS(18, sys_pwrite64), SYS(19, sys_readv), SYS(20, sys_writev),
 	SYS(21, sys_access), SYS(22, sys_pipe), SYS(24, sys_sched_yield), SYS(25, sys_mremap),
 	SYS(28, sys_madvise), SYS(32, sys_dup), SYS(33, sys_dup2), SYS(35, sys_nanosleep),

@@ -98,5 +98,6 @@ long sys_unlinkat(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_wait4(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_write(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_writev(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_rt_sigreturn(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 
 #endif
