@@ -17,6 +17,7 @@
 #include "kernel/x86.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
+#include "kernel/cmdline.h"
 #include "mm/vm.h"
 #include "mm/paging.h"
 #include "mm/slab.h"
@@ -42,6 +43,10 @@ _Static_assert(sizeof(struct trap_frame) <= USER_FRAME_RESERVE, "USER_FRAME_RESE
 void syscall_entry(void);
 
 static struct kmem_cache *fpu_cache;
+static bool broken_fpu;	/* [I] debug.broken_fpu: the test of t_threads */
+
+CMDLINE_KEY(broken_fpu_key, "debug.broken_fpu",
+	    "test of the tests: switches neither save nor restore the FPU/SSE registers");
 
 void user_cpu_init(void)
 {
@@ -53,8 +58,10 @@ void user_cpu_init(void)
 	wrmsr(MSR_FMASK, RFLAGS_MASKED);
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
 	write_cr0((read_cr0() | CR0_MP) & ~(CR0_EM | CR0_TS));
-	if (!fpu_cache)
+	if (!fpu_cache) {
 		fpu_cache = kmem_cache_create("fpu", FPU_AREA, 64);
+		broken_fpu = cmdline_get("debug.broken_fpu") != NULL;
+	}
 }
 
 struct trap_frame *user_regs(struct task *t)
@@ -110,7 +117,7 @@ void fpu_reset(struct task *t)
 
 void user_switch(struct task *prev, struct task *next)
 {
-	if (prev->fpu)
+	if (prev->fpu && !broken_fpu)
 		__asm__ __volatile__("fxsave64 (%0)" :: "r"(prev->fpu) : "memory");
 	if (prev->proc)
 		prev->fs_base = rdmsr(MSR_FS_BASE);
@@ -127,6 +134,6 @@ void user_switch(struct task *prev, struct task *next)
 		this_cpu()->syscall_rsp = (u64)next->kstack_top;
 		wrmsr(MSR_FS_BASE, next->fs_base);
 	}
-	if (next->fpu)
+	if (next->fpu && !broken_fpu)
 		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(next->fpu) : "memory");
 }

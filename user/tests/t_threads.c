@@ -191,6 +191,35 @@ static void test_many_threads(void)
 	CHECK_EQ(ok, 200, "200 threads created and joined one after another");
 }
 
+/*
+ * Each thread keeps a running sum in an SSE register through a long loop
+ * with no calls in it, so only a preemption can come between its steps:
+ * if a switch lost a thread's FPU/SSE registers, some sum would be wrong.
+ */
+#define FP_STEPS 3000000L
+
+static void *fp_sum(void *arg)
+{
+	double acc = 0.0, step = 0.5 + (long)arg;	/* exact in a double */
+	for (long i = 0; i < FP_STEPS; i++)
+		acc += step;
+	return (void *)(long)(acc == step * FP_STEPS);
+}
+
+static void test_fpu_state(void)
+{
+	pthread_t t[NTHREADS];
+	int good = 0;
+	for (long i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, fp_sum, (void *)i);
+	for (int i = 0; i < NTHREADS; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		good += r != NULL;
+	}
+	CHECK_EQ(good, NTHREADS, "every thread's SSE sum survived being preempted");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -204,5 +233,6 @@ int main(int argc, char **argv)
 	test_condvar();
 	test_tls_and_ids();
 	test_many_threads();
+	test_fpu_state();
 	return tap_done();
 }
