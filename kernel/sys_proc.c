@@ -189,6 +189,13 @@ SYSCALL(mmap)
 		r = do_mmap(mm, addr, len, vmflags, fixed, inode, off >> PAGE_SHIFT);
 	up_write(&mm->mmap_lock);
 	file_put(f);
+	/* Shared anonymous memory has no file to find its pages in later: give
+	 * it all its pages now, so a fork shares them (Linux backs it with
+	 * shmem instead). */
+	if (r >= 0 && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS))
+		for (u64 off = 0; off < len; off += PAGE_SIZE)
+			if (handle_mm_fault(mm, (u64)r + off, ((prot & PROT_WRITE) ? PF_WRITE : 0) | PF_USER) == -ENOMEM)
+				break;
 	return r;
 }
 

@@ -246,6 +246,35 @@ static void test_file_eof(void)
 	close(fd);
 }
 
+/*
+ * MAP_SHARED|MAP_ANONYMOUS memory stays shared with a forked child, and a
+ * futex in it works across the two processes (a shared futex: the kernel
+ * must key it by the page, not by the address space).
+ */
+static void test_shared_anon_futex(void)
+{
+	volatile int *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0);
+	CHECK(w != MAP_FAILED, "MAP_SHARED|MAP_ANONYMOUS maps");
+	w[0] = 0;
+	w[1] = 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		while (w[0] == 0)	/* FUTEX_WAIT: sleep while the word is 0 */
+			syscall(SYS_futex, &w[0], 0 /* FUTEX_WAIT */, 0, NULL, NULL, 0);
+		w[1] = 42;		/* the parent sees this store */
+		_exit(0);
+	}
+	usleep(50000);
+	w[0] = 1;
+	syscall(SYS_futex, &w[0], 1 /* FUTEX_WAKE */, 1, NULL, NULL, 0);
+	int st;
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a child waiting on a shared futex is woken");
+	CHECK_EQ(w[1], 42, "the child's store to shared anonymous memory is seen by the parent");
+	munmap((void *)w, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -266,5 +295,6 @@ int main(int argc, char **argv)
 	test_file_private();
 	test_file_eof();
 	tap_leave_scratch();
+	test_shared_anon_futex();
 	return tap_done();
 }
