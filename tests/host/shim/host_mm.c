@@ -18,6 +18,8 @@
 #include "kernel/wait.h"
 #include "mm/page.h"
 #include "mm/vmscan.h"
+#include "mm/vm.h"
+#include "kernel/spinlock.h"
 
 /* ------------------------------------------------------------ pages */
 
@@ -243,4 +245,19 @@ void udelay(u64 us)
 
 	while (ktime_ns() < end)
 		cpu_relax();
+}
+
+/* ------------------------------------------------------------ reverse mapping */
+
+/* The host has no user page tables: a mapping's VMA list stays empty, so
+ * its lock needs no more than a name, and no page is ever mapped. */
+void spin_lock_init(spinlock_t *l, const char *name)
+{
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+}
+
+int try_to_unmap(struct page *page)
+{
+	return atomic_read(&page->mapcount);
 }
