@@ -46,7 +46,8 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 		e = -ENOTDIR;
 	else if (S_ISDIR(inode->mode) && (writable(flags) || (flags & (O_TRUNC | O_CREAT))))
 		e = -EISDIR;
-	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly)
+	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly &&
+		 !proc_writable(inode))
 		e = -EROFS;
 	else if ((flags & O_TRUNC) && writable(flags) && i_size(inode)) {
 		mutex_lock(&inode->i_mutex);

@@ -19,6 +19,7 @@
 #include "mm/vm.h"
 #include "mm/vmscan.h"
 #include "mm/mm.h"
+#include "mm/gup.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 
@@ -76,7 +77,26 @@ static int show_kmsg(char *buf, int size)
 	return printk_log_read(buf, size - 1);
 }
 
+static int show_gup(char *buf, int size)
+{
+	return snprintf(buf, size, "fast_pins %llu\nslow_pins %llu\nfallback_changed %llu\n"
+			"fallback_not_present %llu\nfallback_permission %llu\nmode %s\n",
+			(unsigned long long)READ_ONCE(gup_stats.fast_pins),
+			(unsigned long long)READ_ONCE(gup_stats.slow_pins),
+			(unsigned long long)READ_ONCE(gup_stats.fallback_changed),
+			(unsigned long long)READ_ONCE(gup_stats.fallback_not_present),
+			(unsigned long long)READ_ONCE(gup_stats.fallback_permission),
+			gup_slow_default() ? "slow" : "fast");
+}
+
+static int show_gup_mode(char *buf, int size)
+{
+	return snprintf(buf, size, "%s\n", gup_slow_default() ? "slow" : "fast");
+}
+
 static const struct proc_entry entries[] = {
+	{ "gup", 6, show_gup },
+	{ "gup_mode", 7, show_gup_mode },
 	{ "kmsg", 5, show_kmsg },
 	{ "meminfo", 2, show_meminfo },
 	{ "pagecache", 3, show_pagecache },
@@ -160,7 +180,7 @@ static int proc_read_inode(struct inode *inode)
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
 		if (entries[i].ino == inode->ino) {
-			inode->mode = S_IFREG | 0444;
+			inode->mode = S_IFREG | (inode->ino == 7 ? 0644 : 0444);
 			inode->op = &proc_file_iops;
 			return 0;
 		}
@@ -211,12 +231,30 @@ static void proc_release(struct file *f)
 
 static const struct file_operations proc_fops = { .read = proc_read, .release = proc_release };
 
+/* /proc/gup_mode takes "fast" or "slow": the default pinning path, so one
+ * boot can measure both (dbbench). */
+static ssize_t gup_mode_write(struct file *f, const void *buf, size_t len)
+{
+	const char *s = buf;
+	if (len >= 4 && !memcmp(s, "fast", 4))
+		gup_set_slow_default(false);
+	else if (len >= 4 && !memcmp(s, "slow", 4))
+		gup_set_slow_default(true);
+	else
+		return -EINVAL;
+	return (ssize_t)len;
+}
+
+static const struct file_operations gup_mode_fops = { .read = proc_read, .write = gup_mode_write,
+						      .release = proc_release };
+
 /* vfs_open calls this for a /proc inode: give the file its snapshot. */
 int proc_open(struct file *f)
 {
 	if (!f->inode || f->inode->sb != &proc_sb || S_ISDIR(f->inode->mode))
 		return 0;
-	if ((f->flags & O_ACCMODE) != O_RDONLY)
+	bool gup_mode = f->inode->ino == 7;
+	if ((f->flags & O_ACCMODE) != O_RDONLY && !gup_mode)
 		return -EACCES;
 	struct snapshot *s = kmalloc(sizeof(*s));
 	if (!s)
@@ -224,9 +262,14 @@ int proc_open(struct file *f)
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
 		if (entries[i].ino == f->inode->ino)
 			s->len = MIN(entries[i].show(s->text, PROC_BUF), PROC_BUF - 1);
-	f->fop = &proc_fops;
+	f->fop = gup_mode ? &gup_mode_fops : &proc_fops;
 	f->private = s;
 	return 0;
+}
+
+bool proc_writable(struct inode *inode)
+{
+	return inode->sb == &proc_sb && inode->ino == 7;
 }
 
 struct inode *proc_root(void)

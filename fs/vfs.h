@@ -126,6 +126,9 @@ struct inode_operations {
 	ssize_t (*write)(struct inode *inode, const void *buf, size_t len, u64 pos);
 	/* Change the size (truncate or grow with a hole); i_mutex held. */
 	int (*setsize)(struct inode *inode, u64 size);
+	/* O_DIRECT: move file block `index` between the disk and a kernel
+	 * page, past the cache (allocating it for a write). i_mutex held. */
+	int (*direct_block)(struct inode *inode, u64 index, bool write, void *page);
 };
 
 struct super_block {
@@ -293,6 +296,8 @@ void files_close_on_exec(struct files_struct *files);
 /* /proc (fs/proc.c): its root directory, and the hook vfs_open calls. */
 struct inode *proc_root(void);
 int proc_open(struct file *f);
+/* The one /proc file a program may write (/proc/gup_mode). */
+bool proc_writable(struct inode *inode);
 void proc_init(void);
 
 /* Boot: the inode cache. */

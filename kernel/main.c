@@ -31,6 +31,7 @@
 #include "drivers/rtc.h"
 #include "fs/vfs.h"
 #include "kernel/user.h"
+#include "mm/gup.h"
 #include "kernel/uaccess.h"
 #include "mm/mm.h"
 #include "mm/page.h"
@@ -102,6 +103,7 @@ static __noreturn void kmain_late(void)
 	sti();
 	vfs_boot();		/* mounts the root ramdisk: sleeps, so after sti */
 	futex_init();
+	gup_init();
 	const char *tests = cmdline_get("ktest");
 	if (tests)
 		ktest_run_from_cmdline(tests);

@@ -50,6 +50,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(268, sys_fchmodat), SYS(269, sys_faccessat), SYS(273, sys_set_robust_list),
 	SYS(292, sys_dup3), SYS(293, sys_pipe2), SYS(302, sys_prlimit64),
 	SYS(316, sys_renameat2), SYS(318, sys_getrandom), SYS(439, sys_faccessat2),
+	SYS(1000, sys_rb_pin),	/* Roundabout's own: user/include/roundabout.h */
 };
 
 static u64 unknown_logged[(NR_SYSCALLS + 63) / 64];	/* [A] */

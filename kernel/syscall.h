@@ -4,7 +4,7 @@
 
 #include "kernel/types.h"
 
-#define NR_SYSCALLS 450
+#define NR_SYSCALLS 1001
 
 /* Each takes up to six u64 arguments and returns a value or -errno. */
 #define SYSCALL(name) long sys_##name(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -99,5 +99,6 @@ long sys_wait4(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_write(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_writev(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_rt_sigreturn(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_rb_pin(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 
 #endif

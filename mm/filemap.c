@@ -468,6 +468,32 @@ void truncate_inode_pages(struct address_space *m, u64 from)
 	}
 }
 
+/*
+ * invalidate_mapping_range: after writing back what is dirty, drop the
+ * cached pages of [first, last] (unmapping them from processes first), so
+ * that I/O that bypasses the cache (O_DIRECT) and cached I/O agree.
+ */
+int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last)
+{
+	int err = filemap_write_and_wait(m);
+	for (unsigned long i = first; i <= last; i++) {
+		struct page *page = find_lock_page(m, i);
+		if (!page)
+			continue;
+		wait_on_page_writeback(page);
+		if (test_bit(PG_dirty, &page->flags))
+			err = err ? err : -EBUSY;	/* redirtied meanwhile: keep it */
+		else if (page->mapping == m) {
+			if (atomic_read(&page->mapcount))
+				try_to_unmap(page);
+			delete_from_page_cache(page);
+		}
+		unlock_page(page);
+		put_page(page);
+	}
+	return err;
+}
+
 /* ---------------------------------------------------------------- read, write */
 
 static struct page *alloc_cache_page(void)

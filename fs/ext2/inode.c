@@ -662,9 +662,25 @@ static ssize_t special_write(struct inode *inode, const void *buf, size_t len, u
 	return -EINVAL;
 }
 
+/* O_DIRECT: one block between the disk and a pinned page, no cache. */
+static int ext2_direct_block(struct inode *inode, u64 index, bool write, void *page)
+{
+	struct ext2_sb_info *sbi = SBI(inode->sb);
+	u32 block;
+	int err = ext2_get_block(inode, index, write, &block);
+	if (err)
+		return err;
+	if (!block) {			/* a hole reads as zeros */
+		memset(page, 0, BLOCK_SIZE);
+		return 0;
+	}
+	return write ? bdev_write_raw(sbi->bd, block, page) : bdev_read_raw(sbi->bd, block, page);
+}
+
 const struct inode_operations ext2_file_iops = {
 	.write = ext2_file_write,
 	.setsize = ext2_setsize,
+	.direct_block = ext2_direct_block,
 };
 
 const struct inode_operations ext2_special_iops = {

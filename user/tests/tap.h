@@ -142,6 +142,32 @@ static inline void tap_remove_tree(const char *path)
 
 static char tap_scratch_path[256];
 
+/* Make DIR/NAME.PID (DIR "" is the root) and enter it; 0, or -1 with errno. */
+static inline int tap_try_scratch(const char *dir, const char *name)
+{
+	snprintf(tap_scratch_path, sizeof tap_scratch_path, "%s/%s.%d", dir,
+		 name, (int)getpid());
+	if (mkdir(tap_scratch_path, 0755) != 0)
+		return -1;
+	return chdir(tap_scratch_path);
+}
+
+/* The current directory, as a prefix for tap_try_scratch ("" for "/"). */
+static inline const char *tap_cwd_prefix(void)
+{
+	static char cwd[200];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, ".");
+	return strcmp(cwd, "/") ? cwd : "";
+}
+
+static inline void tap_scratch_failed(const char *name)
+{
+	fprintf(stderr, "%s: scratch directory %s: %s\n", name,
+		tap_scratch_path, strerror(errno));
+	exit(2);
+}
+
 /*
  * Make a fresh scratch directory NAME.PID under /tmp, or under the current
  * directory where there is no /tmp, and make it the current directory.
@@ -149,25 +175,20 @@ static char tap_scratch_path[256];
  */
 static inline void tap_enter_scratch(const char *name)
 {
-	snprintf(tap_scratch_path, sizeof tap_scratch_path, "/tmp/%s.%d",
-		 name, (int)getpid());
-	if (mkdir(tap_scratch_path, 0755) != 0) {
-		char cwd[200];
-		if (!getcwd(cwd, sizeof cwd))
-			strcpy(cwd, ".");
-		snprintf(tap_scratch_path, sizeof tap_scratch_path, "%s/%s.%d",
-			 strcmp(cwd, "/") ? cwd : "", name, (int)getpid());
-		if (mkdir(tap_scratch_path, 0755) != 0) {
-			fprintf(stderr, "%s: mkdir %s: %s\n", name,
-				tap_scratch_path, strerror(errno));
-			exit(2);
-		}
-	}
-	if (chdir(tap_scratch_path) != 0) {
-		fprintf(stderr, "%s: chdir %s: %s\n", name, tap_scratch_path,
-			strerror(errno));
-		exit(2);
-	}
+	if (tap_try_scratch("/tmp", name) != 0 &&
+	    tap_try_scratch(tap_cwd_prefix(), name) != 0)
+		tap_scratch_failed(name);
+}
+
+/*
+ * The same, always under the current directory: for tests whose results
+ * depend on the file system (O_DIRECT), so the caller chooses it by where
+ * it runs them; /tmp may be a tmpfs.
+ */
+static inline void tap_enter_scratch_here(const char *name)
+{
+	if (tap_try_scratch(tap_cwd_prefix(), name) != 0)
+		tap_scratch_failed(name);
 }
 
 /* Leave the scratch directory and remove it. */
