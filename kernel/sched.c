@@ -528,9 +528,12 @@ void kthread_exit(int code)
 
 	BUG_ON(!me->fn, "kthread_exit: not a kernel thread");
 	me->exit_code = code;
-	complete_all(&me->exited);
-	/* Interrupts off: preemption must not see DEAD before schedule() does. */
+	/* Interrupts off before the joiner can wake: a preemption between the
+	 * completion and DEAD would let it see us off the CPU but not dead,
+	 * and free a live task. And preemption must not see DEAD before
+	 * schedule() does. */
 	cli();
+	complete_all(&me->exited);
 	__atomic_store_n(&me->state, TASK_DEAD, __ATOMIC_RELAXED);
 	schedule();
 	panic("sched: dead task '%s' (tid %d) ran again", me->name, me->tid);
@@ -543,7 +546,7 @@ int kthread_join(struct task *t)
 	wait_for_completion(&t->exited);
 	/* Its CPU may still be switching away from its stack (sched.h).
 	 * Acquire pairs with finish_switch's release. */
-	while (smp_load_acquire(&t->on_cpu))
+	while (smp_load_acquire(&t->on_cpu) || task_state(t) != TASK_DEAD)
 		cpu_relax();
 	int code = t->exit_code;
 	task_put(t);
