@@ -167,6 +167,8 @@ torture: all
 		--cmdline 'ktest=radix_concurrent_readers_see_old_or_new test.radix_seconds=$(TORTURE_SECONDS)'
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
 		--cmdline 'ktest=pagecache_torture pagecache.max_pages=48 test.pagecache_seconds=$(TORTURE_SECONDS)'
+	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
+		--cmdline 'gup.debug_delay_us=300' -- /tests/t_gup_torture $(TORTURE_SECONDS)
 
 clean:
 	rm -rf $(B)
