@@ -517,18 +517,39 @@ static void start_read(struct address_space *m, unsigned long index)
 	put_page(page);
 }
 
+/*
+ * Read index into the cache and keep the reference we allocated it with,
+ * so that reclaim cannot take it away between the read and our use (under
+ * a tight pagecache.max_pages it would, again and again). NULL if someone
+ * else added the page first (look it up again) or memory ran out.
+ */
+static struct page *read_new_page(struct address_space *m, unsigned long index)
+{
+	struct page *page = alloc_cache_page();
+	if (!page)
+		return NULL;
+	if (add_to_page_cache_lru(page, m, index)) {
+		put_page(page);
+		return NULL;
+	}
+	m->a_ops->readpage(m, page);	/* unlocks; uptodate unless it failed */
+	return page;
+}
+
 struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
 {
-	for (int tries = 0; tries < 8; tries++) {
+	for (int tries = 0; tries < 32; tries++) {
 		struct page *page = find_get_page(m, index);
 		if (!page) {
 			/* Readahead: a sequential reader gets the next pages started. */
 			unsigned ra = READ_ONCE(m->ra_next) == index ? READAHEAD_PAGES : 1;
-			for (unsigned i = 0; i < ra; i++)
-				if (i == 0 || !radix_tree_lookup(&m->tree, index + i))
+			for (unsigned i = 1; i < ra; i++)
+				if (!radix_tree_lookup(&m->tree, index + i))
 					start_read(m, index + i);
 			WRITE_ONCE(m->ra_next, index + ra);
-			continue;
+			page = read_new_page(m, index);
+			if (!page)
+				continue;
 		}
 		if (!test_bit(PG_uptodate, &page->flags)) {
 			lock_page(page);	/* waits for the read in flight */

@@ -555,7 +555,8 @@ KTEST(vfs_evicted_pages_read_back_from_disk)
 
 /* Readers on every CPU read one file through the lockless cache while it is evicted. */
 static atomic_t reader_errors;
-static volatile bool readers_stop;
+static bool readers_stop;	/* [A] READ_ONCE/WRITE_ONCE */
+static long reader_first;	/* the first error: a short count or -errno, or 1000000 + the bad byte */
 
 static int reader_thread(void *arg)
 {
@@ -570,13 +571,16 @@ static int reader_thread(void *arg)
 	while (!READ_ONCE(readers_stop)) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		u64 off = (x >> 20) % (1024 * 1024 - sizeof(buf));
-		if (vfs_pread(f, buf, sizeof(buf), off) != sizeof(buf)) {
-			atomic_inc(&reader_errors);
+		ssize_t n = vfs_pread(f, buf, sizeof(buf), off);
+		if (n != sizeof(buf)) {
+			if (atomic_inc_return(&reader_errors) == 1)
+				reader_first = n;
 			continue;
 		}
 		for (unsigned i = 0; i < sizeof(buf); i++)
 			if (buf[i] != pat(41, off + i)) {
-				atomic_inc(&reader_errors);
+				if (atomic_inc_return(&reader_errors) == 1)
+					reader_first = 1000000 + (long)i;
 				break;
 			}
 	}
@@ -601,7 +605,8 @@ KTEST(vfs_concurrent_readers_while_evicting)
 	WRITE_ONCE(readers_stop, true);
 	for (int i = 0; i < 8; i++)
 		kthread_join(t[i]);
-	KT_EQ(atomic_read(&reader_errors), 0);
+	if (atomic_read(&reader_errors))
+		KT_FAIL("%d reads went wrong; the first: %ld", atomic_read(&reader_errors), reader_first);
 	KT_GT(evicted, 0);
 	KT_EQ(vfs_unlink(NULL, "/shared"), 0);
 }
