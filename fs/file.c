@@ -46,8 +46,7 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 		e = -ENOTDIR;
 	else if (S_ISDIR(inode->mode) && (writable(flags) || (flags & (O_TRUNC | O_CREAT))))
 		e = -EISDIR;
-	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly &&
-		 !proc_writable(inode))
+	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly)
 		e = -EROFS;
 	else if ((flags & O_TRUNC) && writable(flags) && i_size(inode)) {
 		mutex_lock(&inode->i_mutex);
@@ -65,7 +64,7 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	f->flags = flags & ~(O_CREAT | O_EXCL | O_TRUNC);
 	f->pos = 0;
 	mutex_init(&f->pos_lock, "pos_lock");
-	if ((e = proc_open(f))) {
+	if (inode->op->open && (e = inode->op->open(f))) {
 		file_put(f);
 		*err = e;
 		return NULL;

@@ -158,6 +158,29 @@ static int proc_no_change(struct inode *dir, const char *name, int len, struct i
 	return -EACCES;
 }
 
+static int proc_no_link(struct inode *old, struct inode *dir, const char *name, int len)
+{
+	return -EACCES;
+}
+
+static int proc_no_rename(struct inode *odir, const char *oname, int olen, struct inode *moved,
+			  struct inode *ndir, const char *nname, int nlen, struct inode *over)
+{
+	return -EACCES;
+}
+
+static int proc_no_setsize(struct inode *inode, u64 size)
+{
+	return -EACCES;
+}
+
+static ssize_t proc_no_write(struct inode *inode, const void *buf, size_t len, u64 pos)
+{
+	return -EACCES;
+}
+
+static int proc_open(struct file *f);
+
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup,
 	.readdir = proc_readdir,
@@ -165,9 +188,18 @@ static const struct inode_operations proc_dir_iops = {
 	.mkdir = proc_nothing,
 	.unlink = proc_no_change,
 	.rmdir = proc_no_change,
+	.link = proc_no_link,
+	.rename = proc_no_rename,
+	.setsize = proc_no_setsize,
+	.write = proc_no_write,
 };
 
-static const struct inode_operations proc_file_iops = { 0 };
+/* Files: opened through proc_open (a snapshot), never changed by name. */
+static const struct inode_operations proc_file_iops = {
+	.setsize = proc_no_setsize,
+	.write = proc_no_write,
+	.open = proc_open,
+};
 
 static int proc_read_inode(struct inode *inode)
 {
@@ -248,11 +280,9 @@ static ssize_t gup_mode_write(struct file *f, const void *buf, size_t len)
 static const struct file_operations gup_mode_fops = { .read = proc_read, .write = gup_mode_write,
 						      .release = proc_release };
 
-/* vfs_open calls this for a /proc inode: give the file its snapshot. */
-int proc_open(struct file *f)
+/* A /proc file's open: give the file its snapshot; only gup_mode takes writes. */
+static int proc_open(struct file *f)
 {
-	if (!f->inode || f->inode->sb != &proc_sb || S_ISDIR(f->inode->mode))
-		return 0;
 	bool gup_mode = f->inode->ino == 7;
 	if ((f->flags & O_ACCMODE) != O_RDONLY && !gup_mode)
 		return -EACCES;
@@ -267,11 +297,6 @@ int proc_open(struct file *f)
 	return 0;
 }
 
-bool proc_writable(struct inode *inode)
-{
-	return inode->sb == &proc_sb && inode->ino == 7;
-}
-
 struct inode *proc_root(void)
 {
 	return proc_root_inode;
@@ -282,7 +307,7 @@ void proc_init(void)
 	init_rwsem(&proc_sb.s_ns, "proc_ns");
 	list_init(&proc_sb.inodes);
 	proc_sb.s_op = &proc_sops;
-	proc_sb.rdonly = true;
+	proc_sb.rdonly = false;	/* each operation says no for itself (EACCES) */
 	proc_sb.name = "proc";
 	int err = 0;
 	proc_root_inode = iget(&proc_sb, PROC_ROOT_INO, &err);

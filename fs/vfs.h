@@ -129,6 +129,8 @@ struct inode_operations {
 	/* O_DIRECT: move file block `index` between the disk and a kernel
 	 * page, past the cache (allocating it for a write). i_mutex held. */
 	int (*direct_block)(struct inode *inode, u64 index, bool write, void *page);
+	/* Optional: a new open file of this inode (flags set); 0 or -errno. */
+	int (*open)(struct file *f);
 };
 
 struct super_block {
@@ -293,11 +295,8 @@ int fd_close(struct files_struct *files, int fd);
 int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec);
 void files_close_on_exec(struct files_struct *files);
 
-/* /proc (fs/proc.c): its root directory, and the hook vfs_open calls. */
+/* /proc (fs/proc.c): its root directory, reached from the root's name "proc". */
 struct inode *proc_root(void);
-int proc_open(struct file *f);
-/* The one /proc file a program may write (/proc/gup_mode). */
-bool proc_writable(struct inode *inode);
 void proc_init(void);
 
 /* Boot: the inode cache. */

@@ -89,18 +89,19 @@ static struct inode *base_dir(int dirfd, const char *path, int *err)
  * short count, its offset moving only as far (as Linux does); a pipe or
  * the terminal checks the whole buffer first, so a bad one takes no data.
  */
-static long direct_rw(int fd, u64 ubuf, size_t len, bool positioned, u64 pos, bool write,
-		      bool *handled);
+static bool is_direct(struct file *f);
+static long direct_rw(struct file *f, u64 ubuf, size_t len, bool positioned, u64 pos, bool write);
 
 static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 {
-	bool direct;
-	long dr = direct_rw(fd, ubuf, len, positioned, pos, false, &direct);
-	if (direct)
-		return dr;
 	struct file *f = fd_get(files(), fd);
 	if (!f)
 		return -EBADF;
+	if (is_direct(f)) {
+		long r = direct_rw(f, ubuf, len, positioned, pos, false);
+		file_put(f);
+		return r;
+	}
 	if (len && !access_ok((void *)ubuf, len)) {
 		file_put(f);
 		return -EFAULT;
@@ -141,13 +142,14 @@ static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 
 static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 {
-	bool direct;
-	long dr = direct_rw(fd, ubuf, len, positioned, pos, true, &direct);
-	if (direct)
-		return dr;
 	struct file *f = fd_get(files(), fd);
 	if (!f)
 		return -EBADF;
+	if (is_direct(f)) {
+		long r = direct_rw(f, ubuf, len, positioned, pos, true);
+		file_put(f);
+		return r;
+	}
 	if (len && !access_ok((void *)ubuf, len)) {
 		file_put(f);
 		return -EFAULT;
@@ -247,31 +249,26 @@ static long do_direct(struct file *f, u64 ubuf, size_t len, u64 pos, bool write)
 	return done;
 }
 
-/* read/write/pread/pwrite on an O_DIRECT file: the offset moves as for cached I/O. */
-static long direct_rw(int fd, u64 ubuf, size_t len, bool positioned, u64 pos, bool write, bool *handled)
+static bool is_direct(struct file *f)
 {
-	struct file *f = fd_get(files(), fd);
-	*handled = f && f->inode && S_ISREG(f->inode->mode) && (READ_ONCE(f->flags) & O_DIRECT);
-	if (!*handled) {
-		file_put(f);
-		return 0;
-	}
+	return f->inode && S_ISREG(f->inode->mode) && (READ_ONCE(f->flags) & O_DIRECT);
+}
+
+/* read/write/pread/pwrite on an O_DIRECT file: the offset moves as for cached I/O. */
+static long direct_rw(struct file *f, u64 ubuf, size_t len, bool positioned, u64 pos, bool write)
+{
 	unsigned acc = f->flags & O_ACCMODE;
-	long r;
-	if (write ? acc == O_RDONLY : acc == O_WRONLY) {
-		r = -EBADF;
-	} else if (positioned) {
-		r = do_direct(f, ubuf, len, pos, write);
-	} else {
-		mutex_lock(&f->pos_lock);
-		if (write && (f->flags & O_APPEND))
-			f->pos = i_size(f->inode);
-		r = do_direct(f, ubuf, len, f->pos, write);
-		if (r > 0)
-			f->pos += (u64)r;
-		mutex_unlock(&f->pos_lock);
-	}
-	file_put(f);
+	if (write ? acc == O_RDONLY : acc == O_WRONLY)
+		return -EBADF;
+	if (positioned)
+		return do_direct(f, ubuf, len, pos, write);
+	mutex_lock(&f->pos_lock);
+	if (write && (f->flags & O_APPEND))
+		f->pos = i_size(f->inode);
+	long r = do_direct(f, ubuf, len, f->pos, write);
+	if (r > 0)
+		f->pos += (u64)r;
+	mutex_unlock(&f->pos_lock);
 	return r;
 }
 

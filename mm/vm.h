@@ -56,12 +56,14 @@ struct page;
 #define USER_STACK_MAX (8UL << 20)	/* the stack grows down to 8 MiB */
 #define USER_MMAP_TOP 0x00007f0000000000UL
 
+/* Lock legend: [M] mmap_lock for writing to change (and, for a file VMA,
+ * its file's i_mmap_lock too, which the reverse map reads it under). */
 struct vm_area {
-	unsigned long start, end;	/* [start, end), page-aligned */
-	unsigned long flags;		/* VM_* */
-	struct inode *file;		/* held; NULL: anonymous */
-	u64 pgoff;			/* file page at start */
-	struct list_head link;		/* in mm->vmas, by address */
+	unsigned long start, end;	/* [M] [start, end), page-aligned */
+	unsigned long flags;		/* [M] VM_* */
+	struct inode *file;		/* [I] held; NULL: anonymous */
+	u64 pgoff;			/* [M] file page at start */
+	struct list_head link;		/* [M] in mm->vmas, by address */
 	struct mm_struct *mm;		/* [I] the address space it belongs to */
 	struct list_head mapping_link;	/* [i_mmap_lock] in file->mapping.vmas */
 };

@@ -236,6 +236,15 @@ static struct page *grow_dir(struct inode *dir, int *err)
 	return page;
 }
 
+/* The change is made: the page goes to writeback later, the directory's times move. */
+static void changed_entry(struct inode *dir, struct page *page)
+{
+	set_page_dirty(page);
+	unlock_page(page);
+	put_page(page);
+	dir_changed(dir);
+}
+
 static int add_link(struct inode *dir, const char *name, int len, struct inode *inode)
 {
 	struct ext2_sb_info *sbi = SBI(dir->sb);
@@ -262,31 +271,34 @@ static int add_link(struct inode *dir, const char *name, int len, struct inode *
 		de = nde;
 	}
 	set_entry(de, inode->ino, name, len, file_type(sbi, inode->mode));
-	set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
-	dir_changed(dir);
+	changed_entry(dir, page);
 	return 0;
+}
+
+/* The entry for name with its page locked for a change; NULL + *err if none. */
+static struct page *lock_entry(struct inode *dir, const char *name, int len, struct find *f,
+			       int *err)
+{
+	struct page *page = find_entry(dir, name, len, f, err);
+	if (page) {
+		lock_page(page);
+		wait_on_page_writeback(page);
+	}
+	return page;
 }
 
 static int delete_entry(struct inode *dir, const char *name, int len)
 {
 	struct find f;
 	int err = 0;
-	struct page *page = find_entry(dir, name, len, &f, &err);
+	struct page *page = lock_entry(dir, name, len, &f, &err);
 	if (!page)
 		return err;
-	lock_page(page);
-	wait_on_page_writeback(page);
-	if (f.prev && ((uintptr_t)f.prev & ~(uintptr_t)(BLOCK_SIZE - 1)) ==
-			      ((uintptr_t)f.de & ~(uintptr_t)(BLOCK_SIZE - 1)))
+	if (f.prev)			/* walk() restarts prev at each block */
 		f.prev->rec_len += f.de->rec_len;
 	else
 		f.de->inode = 0;
-	set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
-	dir_changed(dir);
+	changed_entry(dir, page);
 	return 0;
 }
 
@@ -295,17 +307,12 @@ static int set_link(struct inode *dir, const char *name, int len, struct inode *
 {
 	struct find f;
 	int err = 0;
-	struct page *page = find_entry(dir, name, len, &f, &err);
+	struct page *page = lock_entry(dir, name, len, &f, &err);
 	if (!page)
 		return err;
-	lock_page(page);
-	wait_on_page_writeback(page);
 	f.de->inode = inode->ino;
 	f.de->file_type = file_type(SBI(dir->sb), inode->mode);
-	set_page_dirty(page);
-	unlock_page(page);
-	put_page(page);
-	dir_changed(dir);
+	changed_entry(dir, page);
 	return 0;
 }
 

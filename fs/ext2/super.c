@@ -312,6 +312,40 @@ static int take_bit(u8 *map, u32 from, u32 limit)
 }
 
 /*
+ * Move the free counts of group gd (in page gp) and of the superblock by
+ * the given amounts, each under its page lock. alloc_lock held.
+ */
+static void count(struct ext2_sb_info *sbi, struct page *gp, struct ext2_group_desc *gd,
+		  int blocks, int inodes, int dirs)
+{
+	meta_begin(gp);
+	gd->bg_free_blocks_count += blocks;
+	gd->bg_free_inodes_count += inodes;
+	gd->bg_used_dirs_count += dirs;
+	meta_end(gp);
+	meta_begin(sbi->sb_page);
+	sbi->es->s_free_blocks_count += blocks;
+	sbi->es->s_free_inodes_count += inodes;
+	meta_end(sbi->sb_page);
+}
+
+/* Clear bit `bit` of the bitmap in block `map`; true if it was set. alloc_lock held. */
+static bool clear_map_bit(struct ext2_sb_info *sbi, u32 map, u32 bit)
+{
+	int err = 0;
+	struct page *bp = bdev_read_block(sbi->bd, map, &err);
+	if (!bp)
+		return false;
+	u8 *bits = page_address(bp);
+	meta_begin(bp);
+	bool was_set = bits[bit / 8] & (1 << (bit & 7));
+	bits[bit / 8] &= ~(1 << (bit & 7));
+	meta_end(bp);
+	put_page(bp);
+	return was_set;
+}
+
+/*
  * The deliberately broken allocator (ext2.debug_racy_bitmaps): look for a
  * clear bit, wait, then set it, with no lock held - two allocators can
  * both find the same bit and hand out one block twice.
@@ -368,12 +402,7 @@ u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
 		put_page(bp);
 		if (bit < 0)
 			continue;	/* the count said free, the bitmap full: trust the bitmap */
-		meta_begin(gp);
-		gd->bg_free_blocks_count--;
-		meta_end(gp);
-		meta_begin(sbi->sb_page);
-		sbi->es->s_free_blocks_count--;
-		meta_end(sbi->sb_page);
+		count(sbi, gp, gd, -1, 0, 0);
 		mutex_unlock(&sbi->alloc_lock);
 		return sbi->first_data_block + g * sbi->blocks_per_group + (u32)bit;
 	}
@@ -389,29 +418,13 @@ void ext2_bfree(struct ext2_sb_info *sbi, u32 block)
 		return;
 	u32 g = (block - sbi->first_data_block) / sbi->blocks_per_group;
 	u32 bit = (block - sbi->first_data_block) % sbi->blocks_per_group;
-	int err = 0;
 	mutex_lock(&sbi->alloc_lock);
 	struct page *gp;
 	struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-	struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap, &err);
-	if (bp) {
-		u8 *map = page_address(bp);
-		meta_begin(bp);
-		bool was_set = map[bit / 8] & (1 << (bit & 7));
-		map[bit / 8] &= ~(1 << (bit & 7));
-		meta_end(bp);
-		put_page(bp);
-		if (was_set) {
-			meta_begin(gp);
-			gd->bg_free_blocks_count++;
-			meta_end(gp);
-			meta_begin(sbi->sb_page);
-			sbi->es->s_free_blocks_count++;
-			meta_end(sbi->sb_page);
-		} else {
-			pr_err("%s: freeing block %u, already free", sbi->name, block);
-		}
-	}
+	if (clear_map_bit(sbi, gd->bg_block_bitmap, bit))
+		count(sbi, gp, gd, 1, 0, 0);
+	else
+		pr_err("%s: freeing block %u, already free", sbi->name, block);
 	mutex_unlock(&sbi->alloc_lock);
 }
 
@@ -460,14 +473,7 @@ u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
 		put_page(bp);
 		if (bit < 0)
 			continue;
-		meta_begin(gp);
-		gd->bg_free_inodes_count--;
-		if (dir)
-			gd->bg_used_dirs_count++;
-		meta_end(gp);
-		meta_begin(sbi->sb_page);
-		sbi->es->s_free_inodes_count--;
-		meta_end(sbi->sb_page);
+		count(sbi, gp, gd, 0, -1, dir ? 1 : 0);
 		mutex_unlock(&sbi->alloc_lock);
 		return g * sbi->inodes_per_group + (u32)bit + 1;
 	}
@@ -482,28 +488,10 @@ void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir)
 	if (ino < sbi->first_ino || ino > sbi->inodes_count)
 		return;
 	u32 g = (ino - 1) / sbi->inodes_per_group, bit = (ino - 1) % sbi->inodes_per_group;
-	int err = 0;
 	mutex_lock(&sbi->alloc_lock);
 	struct page *gp;
 	struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-	struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap, &err);
-	if (bp) {
-		u8 *map = page_address(bp);
-		meta_begin(bp);
-		bool was_set = map[bit / 8] & (1 << (bit & 7));
-		map[bit / 8] &= ~(1 << (bit & 7));
-		meta_end(bp);
-		put_page(bp);
-		if (was_set) {
-			meta_begin(gp);
-			gd->bg_free_inodes_count++;
-			if (dir)
-				gd->bg_used_dirs_count--;
-			meta_end(gp);
-			meta_begin(sbi->sb_page);
-			sbi->es->s_free_inodes_count++;
-			meta_end(sbi->sb_page);
-		}
-	}
+	if (clear_map_bit(sbi, gd->bg_inode_bitmap, bit))
+		count(sbi, gp, gd, 0, 1, dir ? -1 : 0);
 	mutex_unlock(&sbi->alloc_lock);
 }
