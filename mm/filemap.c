@@ -354,8 +354,10 @@ bool remove_mapping(struct address_space *m, struct page *page)
 	write_unlock_irqrestore(&m->tree_lock, f);
 	STAT(evictions);
 	/* Step E5. Frozen: nobody can be waiting on the lock (waiters hold
-	 * references), so the flags can go with the page. */
-	__atomic_store_n(&page->flags, 0, __ATOMIC_RELAXED);
+	 * references), so we drop it without a wake-up. Every other flag
+	 * stays for the allocator to check (no PG_lru, no PG_writeback) and
+	 * then clear. */
+	clear_bit(PG_locked, &page->flags);
 	free_frozen_pages(page, 0);
 	return true;
 }
@@ -364,6 +366,11 @@ bool remove_mapping(struct address_space *m, struct page *page)
 
 bool set_page_dirty(struct page *page)
 {
+	/* Page state check: the caller must hold a reference, or the page may
+	 * be free (or reused) under it and PG_dirty would land there. */
+	if (page_count(page) <= 0 || test_bit(PG_free, &page->flags))
+		panic("set_page_dirty of a free page, pfn %lu (refcount %d): "
+		      "the caller holds no reference", page_to_pfn(page), page_count(page));
 	if (test_and_set_bit(PG_dirty, &page->flags))
 		return false;
 	struct address_space *m = READ_ONCE(page->mapping);

@@ -34,6 +34,10 @@ enum pageflags {
 	PG_slab,	/* owned by the slab allocator; page->slab_cache says which */
 	PG_head,	/* first page of a multi-page allocation */
 	PG_kmalloc,	/* first page of a kmalloc too big for a size class */
+	PG_free,	/* in the allocator: every frame of every free block, on
+			 * the buddy lists or a per-CPU list (a second free of it
+			 * is the "double free" BUG, even after a stray reference
+			 * raised its count from 0) */
 };
 
 struct kmem_cache;

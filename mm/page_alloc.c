@@ -25,6 +25,14 @@
  *
  * Reference counts follow DESIGN.md section 3 (see page.h): free pages have
  * refcount 0, and only prep_new_block moves a refcount from 0 to 1.
+ *
+ * Every frame of a free block carries PG_free, wherever the block sits (a
+ * buddy list, or a per-CPU list, where nothing else marks it). A count of
+ * 0 is not proof enough that a page is free: a broken speculative getter
+ * (an increment that is not "unless zero") raises a free page's count to 1,
+ * and its put_page then frees the page a second time. PG_free turns that
+ * into a "double free" BUG at once instead of a page listed twice and a
+ * corrupted list much later (mm.debug_no_free_marker leaves it unset).
  */
 #include "mm/page.h"
 #include "kernel/types.h"
@@ -35,6 +43,12 @@
 #include "kernel/panic.h"
 #include "kernel/string.h"
 #include "kernel/x86.h"
+#include "kernel/cmdline.h"
+
+CMDLINE_KEY(mm_no_free_marker, "mm.debug_no_free_marker",
+	    "test of the tests: free pages carry no PG_free, so a double free goes unseen");
+
+static bool no_free_marker;	/* [I] after page_alloc_init */
 
 #define PCP_BATCH 16	/* pages moved between a per-CPU list and the zone */
 #define PCP_HIGH 64	/* a per-CPU list longer than this is drained */
@@ -278,9 +292,12 @@ static struct page *get_free_block(unsigned int order)
  */
 static void prep_new_block(struct page *p, unsigned int order)
 {
-	if (page_count(p) != 0 || READ_ONCE(p->flags) != 0)
+	unsigned long free_flags = no_free_marker ? 0 : 1UL << PG_free;
+	if (page_count(p) != 0 || READ_ONCE(p->flags) != free_flags)
 		panic("page_alloc: allocating pfn %lu in use (refcount %d, flags %#lx)",
 		      zone_pfn(p), page_count(p), READ_ONCE(p->flags));
+	for (unsigned long i = 0; i < 1UL << order; i++)
+		clear_bit(PG_free, &p[i].flags);
 	p->mapping = NULL;
 	p->index = 0;
 	p->inuse = 0;
@@ -345,8 +362,9 @@ static void check_free_block(struct page *p, unsigned int order)
 
 	if (flags & (1UL << PG_reserved))
 		panic("page_alloc: free of reserved page, pfn %lu", zone_pfn(p));
-	if (flags & (1UL << PG_buddy))
-		panic("page_alloc: double free of pfn %lu", zone_pfn(p));
+	if (flags & ((1UL << PG_buddy) | (1UL << PG_free)))
+		panic("page_alloc: double free of pfn %lu (it is already in the allocator)",
+		      zone_pfn(p));
 	if (head_order(p) != order)
 		panic("page_alloc: bad order %u freeing pfn %lu, allocated with order %u",
 		      order, zone_pfn(p), head_order(p));
@@ -356,6 +374,15 @@ static void check_free_block(struct page *p, unsigned int order)
 	if (atomic_read(&p->mapcount) != 0)
 		panic("page_alloc: free of mapped page, pfn %lu (mapcount %d)",
 		      zone_pfn(p), atomic_read(&p->mapcount));
+}
+
+/* Mark every frame of a block free (PG_free); the head's other flags are clear. */
+static void mark_free(struct page *p, unsigned int order)
+{
+	if (no_free_marker)
+		return;
+	for (unsigned long i = 0; i < 1UL << order; i++)
+		set_bit(PG_free, &p[i].flags);
 }
 
 /* Return a block whose refcount has reached 0 to the allocator. */
@@ -370,6 +397,7 @@ static void free_block(struct page *p, unsigned int order)
 	 */
 	WRITE_ONCE(p->flags, 0);
 	p->mapping = NULL;
+	mark_free(p, order);
 	if (order == 0) {
 		pcp_free(p);
 		return;
@@ -386,7 +414,7 @@ static void free_block(struct page *p, unsigned int order)
  */
 void free_pages(struct page *p, unsigned int order)
 {
-	if (page_count(p) <= 0 || page_flag(p, PG_buddy))
+	if (page_count(p) <= 0 || page_flag(p, PG_buddy) || page_flag(p, PG_free))
 		panic("page_alloc: double free of pfn %lu (order %u, refcount %d)",
 		      zone_pfn(p), order, page_count(p));
 	if (head_order(p) != order)
@@ -466,6 +494,7 @@ void page_alloc_init(struct page *map, unsigned long npfn)
 {
 	zone.map = map;
 	zone.npfn = npfn;
+	no_free_marker = cmdline_get("mm.debug_no_free_marker") != NULL;
 	memset(map, 0, npfn * sizeof(*map));
 	for (unsigned long pfn = 0; pfn < npfn; pfn++) {
 		map[pfn].flags = 1UL << PG_reserved;
@@ -505,7 +534,7 @@ void page_alloc_free_range(unsigned long start_pfn, unsigned long end_pfn)
 		struct page *p = &zone.map[pfn];
 
 		BUG_ON(!page_flag(p, PG_reserved), "frame handed to the allocator twice");
-		WRITE_ONCE(p->flags, 0);
+		WRITE_ONCE(p->flags, no_free_marker ? 0 : 1UL << PG_free);
 		atomic_set(&p->refcount, 0);
 	}
 	flags = spin_lock_irqsave(&zone.lock);

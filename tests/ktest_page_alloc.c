@@ -219,6 +219,25 @@ KTEST_EXPECT_PANIC(page_alloc_double_free_is_bug, "double free")
 	KT_FAIL("second free_pages of the same block returned");
 }
 
+/*
+ * A stray reference on a free page - what a speculative getter without
+ * "unless zero" takes (pagecache.debug_plain_get) - raises its count from
+ * 0 to 1, and its put_page frees the page a second time. The page sits on
+ * a per-CPU list, where only PG_free says it is free: without it
+ * (mm.debug_no_free_marker) the page goes on the list twice, silently.
+ */
+KTEST_EXPECT_PANIC(page_alloc_free_after_a_stray_reference_is_double_free, "double free")
+{
+	struct page *p = alloc_page();
+
+	KT_NOT_NULL(p);
+	put_page(p);			/* free: on this CPU's list */
+	atomic_inc(&p->refcount);	/* a getter that ignored the zero count */
+	put_page(p);			/* and gave its reference back */
+	KT_FAIL("the second free of pfn %lu went unseen (the page is listed twice now)",
+		page_to_pfn(p));
+}
+
 KTEST_EXPECT_PANIC(page_alloc_refcount_underflow_is_bug, "refcount underflow")
 {
 	struct page *p = alloc_page();

@@ -138,6 +138,26 @@ static void putback_unlock(struct page *p)
 	put_page(p);
 }
 
+/*
+ * Eviction hands the page to the allocator with its flags intact (only the
+ * page lock is dropped), so the allocator's page-state checks see what the
+ * evictor forgot: here, a page still on the LRU list.
+ */
+KTEST_EXPECT_PANIC(pagecache_evicting_a_page_still_on_the_lru_is_bug, "still set")
+{
+	struct memfile *mf = patterned_memfile(2, 4);
+	KT_NOT_NULL(mf);
+	struct address_space *m = &mf->mapping;
+
+	KT_EQ(filemap_read(m, page_buf, PAGE_SIZE, 0), PAGE_SIZE);
+	struct page *p = find_get_page(m, 0);	/* not isolated: PG_lru stays */
+	KT_NOT_NULL(p);
+	KT_ASSERT(test_bit(PG_lru, &p->flags));
+	lock_page(p);
+	remove_mapping(m, p);
+	KT_FAIL("a page on the LRU was freed without a word");
+}
+
 KTEST(pagecache_remove_mapping_evicts_an_unused_clean_page)
 {
 	struct memfile *mf = patterned_memfile(8, 4);

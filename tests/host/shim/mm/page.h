@@ -30,6 +30,7 @@ enum pageflags {
 	PG_slab,
 	PG_head,
 	PG_kmalloc,
+	PG_free,
 };
 
 struct kmem_cache;
