@@ -516,6 +516,11 @@ int vfs_getcwd(struct inode *dir, char *buf, int size)
 		return -ENOENT;		/* removed while it was someone's cwd */
 	char *tmp = kmalloc(size);
 	struct name_of *n = kmalloc(sizeof(*n));
+	if (!tmp || !n) {
+		kfree(tmp);
+		kfree(n);
+		return -ENOMEM;
+	}
 	int len = 0, err = 0;
 	struct inode *cur = igrab(dir);
 	while (cur && cur != sb->root) {

@@ -8,6 +8,8 @@
  *                    retries (pagecache.h, steps 3 and 4), evictions ...
  *   /proc/vm         page faults, copy-on-write and reverse-map counters
  *   /proc/kmsg       the kernel log, every level (kernel/printk.c)
+ *   /proc/fail-nth   write N: the calling thread's Nth kmalloc from now
+ *                    fails (mm/slab.c), to test the paths that handle it
  *
  * /proc is a small file system of its own, reached from the root
  * directory's name "proc" (namei.c); its files are read from a snapshot
@@ -22,6 +24,8 @@
 #include "mm/gup.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -94,7 +98,15 @@ static int show_gup_mode(char *buf, int size)
 	return snprintf(buf, size, "%s\n", gup_slow_default() ? "slow" : "fast");
 }
 
+static int show_fail_nth(char *buf, int size)
+{
+	return snprintf(buf, size, "%d\n", current_task()->fail_nth);
+}
+
+#define FAIL_NTH_INO 8
+
 static const struct proc_entry entries[] = {
+	{ "fail-nth", FAIL_NTH_INO, show_fail_nth },
 	{ "gup", 6, show_gup },
 	{ "gup_mode", 7, show_gup_mode },
 	{ "kmsg", 5, show_kmsg },
@@ -212,7 +224,7 @@ static int proc_read_inode(struct inode *inode)
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
 		if (entries[i].ino == inode->ino) {
-			inode->mode = S_IFREG | (inode->ino == 7 ? 0644 : 0444);
+			inode->mode = S_IFREG | (inode->ino == 7 || inode->ino == FAIL_NTH_INO ? 0644 : 0444);
 			inode->op = &proc_file_iops;
 			return 0;
 		}
@@ -280,11 +292,31 @@ static ssize_t gup_mode_write(struct file *f, const void *buf, size_t len)
 static const struct file_operations gup_mode_fops = { .read = proc_read, .write = gup_mode_write,
 						      .release = proc_release };
 
-/* A /proc file's open: give the file its snapshot; only gup_mode takes writes. */
+/* /proc/fail-nth takes a decimal N >= 0 (0: off) for the calling thread. */
+static ssize_t fail_nth_write(struct file *f, const void *buf, size_t len)
+{
+	const char *s = buf;
+	int n = 0;
+	size_t i = 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (n > 100000000)
+			return -EINVAL;
+		n = n * 10 + (s[i] - '0');
+	}
+	if (!i || (i < len && s[i] != '\n'))
+		return -EINVAL;
+	current_task()->fail_nth = n;
+	return (ssize_t)len;
+}
+
+static const struct file_operations fail_nth_fops = { .read = proc_read, .write = fail_nth_write,
+						      .release = proc_release };
+
+/* A /proc file's open: give the file its snapshot; only gup_mode and fail-nth take writes. */
 static int proc_open(struct file *f)
 {
-	bool gup_mode = f->inode->ino == 7;
-	if ((f->flags & O_ACCMODE) != O_RDONLY && !gup_mode)
+	bool gup_mode = f->inode->ino == 7, fail_nth = f->inode->ino == FAIL_NTH_INO;
+	if ((f->flags & O_ACCMODE) != O_RDONLY && !gup_mode && !fail_nth)
 		return -EACCES;
 	struct snapshot *s = kmalloc(sizeof(*s));
 	if (!s)
@@ -292,7 +324,7 @@ static int proc_open(struct file *f)
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
 		if (entries[i].ino == f->inode->ino)
 			s->len = MIN(entries[i].show(s->text, PROC_BUF), PROC_BUF - 1);
-	f->fop = gup_mode ? &gup_mode_fops : &proc_fops;
+	f->fop = gup_mode ? &gup_mode_fops : fail_nth ? &fail_nth_fops : &proc_fops;
 	f->private = s;
 	return 0;
 }

@@ -107,6 +107,10 @@ static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 		return -EFAULT;
 	}
 	void *buf = kmalloc(MIN(len, (size_t)CHUNK) + 1);
+	if (!buf) {
+		file_put(f);
+		return -ENOMEM;
+	}
 	long done = 0;
 	while ((size_t)done < len) {
 		size_t n = MIN(len - done, (size_t)CHUNK);
@@ -155,6 +159,10 @@ static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 		return -EFAULT;
 	}
 	void *buf = kmalloc(MIN(len, (size_t)CHUNK) + 1);
+	if (!buf) {
+		file_put(f);
+		return -ENOMEM;
+	}
 	long done = 0;
 	while ((size_t)done < len) {
 		size_t n = MIN(len - done, (size_t)CHUNK);

@@ -75,6 +75,8 @@ struct task {
 					 * under its own lock, wait.h) */
 	atomic_t refcount;		/* [A] task_put frees at zero */
 	u64 nr_switches;		/* [L:rq] times it was switched in (statistics) */
+	int fail_nth;			/* [P] fault injection: the Nth kmalloc from now
+					 * fails (1: the next one); 0: none (/proc/fail-nth) */
 };
 
 #endif

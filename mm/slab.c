@@ -40,6 +40,8 @@
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/string.h"
+#include "kernel/task.h"
+#include "kernel/sched.h"
 
 #define SLAB_LINK_SIZE sizeof(void *)	/* the freelist link opens a free object */
 #define SLAB_POISON_WORD 0x6b6b6b6b6b6b6b6bULL
@@ -393,12 +395,25 @@ static void *kmalloc_large(size_t size)
 }
 
 /* kmalloc: see slab.h. Power-of-two strides from a page boundary give the alignment. */
+/*
+ * Fault injection, so tests can reach the error paths of callers: a task
+ * that wrote N to /proc/fail-nth gets NULL from its Nth kmalloc from then
+ * on (Linux offers the same through /proc/thread-self/fail-nth). The count
+ * is the task's own ([P]); an interrupt handler's kmalloc on its CPU counts
+ * against it too, which only moves the failure.
+ */
+static bool fail_this_kmalloc(void)
+{
+	struct task *t = current_task();
+	return t && t->fail_nth && --t->fail_nth == 0;
+}
+
 void *kmalloc(size_t size)
 {
 	unsigned int idx = 0;
 	struct kmem_cache *c;
 
-	if (size == 0)
+	if (size == 0 || fail_this_kmalloc())
 		return NULL;
 	if (size > KMALLOC_MAX_CACHE_SIZE)
 		return kmalloc_large(size);
