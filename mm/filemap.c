@@ -32,13 +32,17 @@ CMDLINE_KEY(pc_plain_get, "pagecache.debug_plain_get",
 	    "test of the tests: step 3 increments even a zero count");
 CMDLINE_KEY(pc_split_freeze, "pagecache.debug_split_freeze",
 	    "test of the tests: the freeze checks, then stores (no cmpxchg)");
+CMDLINE_KEY(vm_truncate_restart, "vm.debug_truncate_restart",
+	    "test of the tests: truncation restarts each batch at its start index");
+CMDLINE_KEY(pc_ra_no_rcu, "pagecache.debug_ra_no_rcu",
+	    "test of the tests: readahead walks the radix tree outside rcu_read_lock");
 CMDLINE_KEY(pc_delay, "pagecache.debug_delay_us",
 	    "widen the protocol's windows: delay N us between its steps");
 
 #define READAHEAD_PAGES 4
 
 static struct {
-	bool locked, skip_recheck, plain_get, split_freeze;
+	bool locked, skip_recheck, plain_get, split_freeze, truncate_restart, ra_no_rcu;
 	unsigned delay_us;
 } cfg;				/* [I] after pagecache_init */
 
@@ -46,7 +50,7 @@ static struct {
  * preemption off (inside the RCU read side, or with the tree lock held). */
 struct pc_cpu_stats {
 	u64 lookups, hits, misses, spec_retries, recheck_retries;
-	u64 freeze_failures, evictions, writebacks, overruns;
+	u64 freeze_failures, evictions, writebacks, overruns, truncate_batches;
 } __aligned(64);
 static struct pc_cpu_stats pc_stats[MAX_CPUS];
 
@@ -73,7 +77,10 @@ void pagecache_init(void)
 	cfg.plain_get = cmdline_get("pagecache.debug_plain_get") != NULL;
 	cfg.split_freeze = cmdline_get("pagecache.debug_split_freeze") != NULL;
 	cfg.delay_us = (unsigned)cmdline_get_u64("pagecache.debug_delay_us", 0);
-	if (cfg.skip_recheck || cfg.plain_get || cfg.split_freeze)
+	cfg.truncate_restart = cmdline_get("vm.debug_truncate_restart") != NULL;
+	cfg.ra_no_rcu = cmdline_get("pagecache.debug_ra_no_rcu") != NULL;
+	if (cfg.skip_recheck || cfg.plain_get || cfg.split_freeze || cfg.truncate_restart ||
+	    cfg.ra_no_rcu)
 		pr_warn("pagecache: deliberately broken protocol (test of the tests)");
 	page_waitqueues_init();
 	printk("pagecache: %s lookups", cfg.locked ? "locked" : "lockless");
@@ -442,9 +449,12 @@ int filemap_write_and_wait(struct address_space *m)
 	}
 }
 
+void (*truncate_batch_hook)(struct address_space *m);
+
 void truncate_inode_pages(struct address_space *m, u64 from)
 {
 	unsigned long start = (unsigned long)((from + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	unsigned long next = start;
 	struct page *pages[16];
 
 	if (from & (PAGE_SIZE - 1)) {	/* zero the tail of the partial page */
@@ -456,10 +466,19 @@ void truncate_inode_pages(struct address_space *m, u64 from)
 			put_page(page);
 		}
 	}
+	/*
+	 * One pass, the cursor only moving up: each batch starts after the
+	 * highest index the last one saw. Restarting at `start` instead lets
+	 * writers that keep adding pages above it keep us looping for as long
+	 * as they run (vm.debug_truncate_restart brings that back). A page
+	 * added behind the cursor was added after i_size shrank: by a write
+	 * that extended the file again, so it belongs there.
+	 */
 	for (;;) {
-		unsigned n = find_get_pages(m, start, 16, pages);
+		unsigned n = find_get_pages(m, next, 16, pages);
 		if (!n)
 			return;
+		STAT(truncate_batches);
 		for (unsigned i = 0; i < n; i++) {
 			struct page *page = pages[i];
 			lock_page(page);
@@ -469,9 +488,17 @@ void truncate_inode_pages(struct address_space *m, u64 from)
 					try_to_unmap(page);	/* no user keeps a stale page */
 				delete_from_page_cache(page);
 			}
+			if (page->index >= next)
+				next = page->index + 1;
 			unlock_page(page);
 			put_page(page);
 		}
+		if (truncate_batch_hook)
+			truncate_batch_hook(m);	/* a test's writer, between two batches */
+		if (cfg.truncate_restart)	/* deliberately broken: start over */
+			next = start;
+		else if (!next)
+			return;			/* wrapped past the last index */
 	}
 }
 
@@ -513,6 +540,22 @@ static struct page *alloc_cache_page(void)
 	return page;
 }
 
+/*
+ * Is a page at index now? Only a hint (the answer may change at once), but
+ * the walk itself must be safe: tree nodes are freed through call_rcu, so
+ * the walk runs inside an RCU read-side critical section like any lockless
+ * lookup (pagecache.h, step 1). pagecache.debug_ra_no_rcu walks without it.
+ */
+static bool page_cache_present(struct address_space *m, unsigned long index)
+{
+	if (cfg.ra_no_rcu)		/* deliberately broken */
+		return radix_tree_lookup(&m->tree, index) != NULL;
+	rcu_read_lock();
+	bool present = radix_tree_lookup(&m->tree, index) != NULL;
+	rcu_read_unlock();
+	return present;
+}
+
 /* Start reading index into the cache if it is absent; never waits for it. */
 static void start_read(struct address_space *m, unsigned long index)
 {
@@ -551,7 +594,7 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 			/* Readahead: a sequential reader gets the next pages started. */
 			unsigned ra = READ_ONCE(m->ra_next) == index ? READAHEAD_PAGES : 1;
 			for (unsigned i = 1; i < ra; i++)
-				if (!radix_tree_lookup(&m->tree, index + i))
+				if (!page_cache_present(m, index + i))
 					start_read(m, index + i);
 			WRITE_ONCE(m->ra_next, index + ra);
 			page = read_new_page(m, index);
@@ -681,6 +724,7 @@ void pagecache_get_stats(struct pagecache_stats *st)
 		st->evictions += READ_ONCE(c->evictions);
 		st->writebacks += READ_ONCE(c->writebacks);
 		st->overruns += READ_ONCE(c->overruns);
+		st->truncate_batches += READ_ONCE(c->truncate_batches);
 	}
 	st->pages = atomic_read(&nr_cached);
 }

@@ -160,6 +160,9 @@ int filemap_write_and_wait(struct address_space *m);
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last);
 /* truncate_inode_pages: drop every page at byte offset >= from (waits for I/O). */
 void truncate_inode_pages(struct address_space *m, u64 from);
+/* For tests: called by truncate_inode_pages between two batches, so a test
+ * can add pages exactly there (ktest_truncate.c). NULL normally. */
+extern void (*truncate_batch_hook)(struct address_space *m);
 
 /* read_mapping_page: the uptodate page at index with a reference, reading it
  * in if need be (with readahead); NULL with *err set. May sleep. */
@@ -175,6 +178,7 @@ struct pagecache_stats {
 	u64 spec_retries;	/* step 3 failed: count was 0 */
 	u64 recheck_retries;	/* step 4 failed: the slot changed */
 	u64 freeze_failures, evictions, writebacks, overruns;
+	u64 truncate_batches;	/* batches of up to 16 pages truncate_inode_pages handled */
 	u64 pages;		/* pages in all caches now */
 };
 void pagecache_get_stats(struct pagecache_stats *st);
