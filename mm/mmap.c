@@ -96,7 +96,7 @@ static void gather_flush(struct gather *g)
 static void zap_one(pte_t *pte, unsigned long va, void *arg)
 {
 	struct gather *g = arg;
-	pte_t v = __atomic_exchange_n(pte, 0, __ATOMIC_ACQ_REL);
+	pte_t v = pte_get_and_clear(pte);	/* paging.h: keeps the MMU's D bit */
 	if (!(v & (PTE_P | PTE_PROTNONE)))
 		return;
 	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
@@ -404,21 +404,24 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long
 	return (long)addr;
 }
 
+static pte_t protected_pte(pte_t v, unsigned long flags)
+{
+	if (!(flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return (v & ~PTE_P) | PTE_PROTNONE;
+	v = (v & ~PTE_PROTNONE) | PTE_P;
+	if (!(flags & VM_WRITE))
+		v &= ~PTE_W;		/* writable again only through a fault */
+	return (flags & VM_EXEC) ? v & ~PTE_NX : v | PTE_NX;
+}
+
 static void protect_one(pte_t *pte, unsigned long va, void *arg)
 {
 	unsigned long flags = *(unsigned long *)arg;
 	pte_t v = READ_ONCE(*pte);
-	if (!(v & (PTE_P | PTE_PROTNONE)))
-		return;
-	if (!(flags & (VM_READ | VM_WRITE | VM_EXEC))) {
-		v = (v & ~PTE_P) | PTE_PROTNONE;
-	} else {
-		v = (v & ~PTE_PROTNONE) | PTE_P;
-		if (!(flags & VM_WRITE))
-			v &= ~PTE_W;		/* writable again only through a fault */
-		v = (flags & VM_EXEC) ? v & ~PTE_NX : v | PTE_NX;
-	}
-	WRITE_ONCE(*pte, v);
+	/* A compare-and-swap loop, not a store: the MMU may set A or D in
+	 * between (paging.h), and the new value must keep them. */
+	while ((v & (PTE_P | PTE_PROTNONE)) && !pte_cmpxchg(pte, v, protected_pte(v, flags)))
+		v = READ_ONCE(*pte);
 }
 
 int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags)

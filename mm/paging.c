@@ -13,6 +13,25 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/x86.h"
+#include "kernel/cmdline.h"
+
+CMDLINE_KEY(vm_pte_plain_rmw, "vm.debug_pte_plain_rmw",
+	    "test of the tests: PTE updates are a plain load and store (the MMU's A/D bits get lost)");
+
+bool pte_plain_rmw;			/* [I] after paging_use_buddy */
+void (*pte_rmw_window)(pte_t *pte);	/* [P] a test's hook */
+
+pte_t pte_plain_update(pte_t *pte, pte_t clear, pte_t set, const pte_t *expect)
+{
+	pte_t v = READ_ONCE(*pte);
+	if (expect && v != *expect)
+		return v;
+	void (*window)(pte_t *) = READ_ONCE(pte_rmw_window);
+	if (window)
+		window(pte);
+	WRITE_ONCE(*pte, (v & ~clear) | set);
+	return v;
+}
 
 u64 *kernel_pml4;
 struct paging_features paging_features;
@@ -43,6 +62,7 @@ static phys_addr_t buddy_table(void)
 
 void paging_use_buddy(void)
 {
+	pte_plain_rmw = cmdline_get("vm.debug_pte_plain_rmw") != NULL;
 	table_source = buddy_table;
 }
 

@@ -52,6 +52,49 @@ void paging_use_buddy(void);
  * lies in a large page.
  */
 pte_t *pt_walk(u64 *pml4, unsigned long va, bool create);
+/*
+ * Atomic updates of a live user PTE. The MMU sets a present PTE's Accessed
+ * and Dirty bits on its own, with a locked read-modify-write and without
+ * any of our locks, so a PTE that may be present is never changed by a
+ * plain load followed by a store: that store would silently undo a bit set
+ * in between (a write through the mapping whose Dirty bit is lost is a lost
+ * store). Each of these is one locked instruction, fully ordered.
+ */
+/*
+ * Test of the tests (vm.debug_pte_plain_rmw): each update below becomes a
+ * plain load and a store, and pte_rmw_window(pte), when a test sets it,
+ * runs between the two - where the MMU's bit gets lost.
+ */
+extern bool pte_plain_rmw;
+extern void (*pte_rmw_window)(pte_t *pte);
+/* The broken update: load, window, store (v & ~clear) | set, unless expect
+ * is given and differs. Returns the value loaded. */
+pte_t pte_plain_update(pte_t *pte, pte_t clear, pte_t set, const pte_t *expect);
+
+/* pte_get_and_clear: make the PTE 0 and return what it held (xchg). */
+static inline pte_t pte_get_and_clear(pte_t *pte)
+{
+	if (unlikely(pte_plain_rmw))
+		return pte_plain_update(pte, ~0UL, 0, NULL);
+	return __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
+}
+/* pte_clear_bits: clear `bits`, keep the rest, return the old value (a lock
+ * cmpxchg loop: the old value is needed). */
+static inline pte_t pte_clear_bits(pte_t *pte, pte_t bits)
+{
+	if (unlikely(pte_plain_rmw))
+		return pte_plain_update(pte, bits, 0, NULL);
+	return __atomic_fetch_and(pte, ~bits, __ATOMIC_SEQ_CST);
+}
+/* pte_cmpxchg: store v if the PTE still holds expect; true if stored (lock cmpxchg). */
+static inline bool pte_cmpxchg(pte_t *pte, pte_t expect, pte_t v)
+{
+	if (unlikely(pte_plain_rmw))
+		return pte_plain_update(pte, ~0UL, v, &expect) == expect;
+	return __atomic_compare_exchange_n(pte, &expect, v, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
 /* pt_map_range: map [va, va+len) to [pa, ...) with 4 KiB pages. 0, -EEXIST, -ENOMEM. */
 int pt_map_range(u64 *pml4, unsigned long va, phys_addr_t pa, size_t len, u64 prot);
 /* pt_unmap_range: clear the PTEs of [va, va+len) and flush this CPU's TLB.

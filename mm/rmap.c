@@ -50,8 +50,8 @@ int try_to_unmap(struct page *page)
 		pte_t old = pte ? READ_ONCE(*pte) : 0;
 		bool ours = (old & (PTE_P | PTE_PROTNONE)) &&
 			    (old & PTE_ADDR_MASK) == page_to_phys(page);
-		if (ours)
-			WRITE_ONCE(*pte, 0);
+		if (ours)	/* an exchange: a D bit the MMU sets meanwhile is kept (paging.h) */
+			old = pte_get_and_clear(pte);
 		spin_unlock(&mm->pt_lock);
 		if (!ours)
 			continue;
