@@ -11,6 +11,23 @@
  * The slow part - allocating, copying, reading a file page - happens with
  * only mmap_lock held for reading; pt_lock is taken just to install the
  * PTE, after checking that nobody installed one meanwhile.
+ *
+ * Two rules keep a fault from racing truncation and reclaim (both of
+ * which lock the page, unmap it through the reverse map, then free it):
+ *   - A page seen in a PTE is used only with a reference taken while
+ *     pt_lock still shows that PTE (the PTE's own reference keeps it alive
+ *     until then). Without one, the page may be freed under us and our
+ *     set_page_dirty lands on a free page (vm.debug_fault_broken=unreferenced).
+ *   - A page-cache page is installed in a PTE only under its page lock,
+ *     after rechecking that it is still in the file (page->mapping) and
+ *     still inside i_size: a lookup's page only WAS at that index
+ *     (pagecache.h, rule 9), and truncation may have deleted it since. With
+ *     the page lock held, truncation's unmap comes after our install and
+ *     removes it (vm.debug_fault_broken=no_recheck skips this).
+ * vm.debug_fault_delay_us=N waits N us inside both windows, so the
+ * fault-path torture (user/tests/t_fault_torture.c) hits them often.
+ *
+ * Lock order: mmap_lock (read) -> page lock -> pt_lock.
  */
 #include "mm/vm.h"
 #include "mm/paging.h"
@@ -23,8 +40,41 @@
 #include "kernel/uaccess.h"
 #include "kernel/percpu.h"
 #include "kernel/x86.h"
+#include "kernel/cmdline.h"
+#include "kernel/time.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+CMDLINE_KEY(vm_fault_delay, "vm.debug_fault_delay_us",
+	    "widen the fault path's windows against truncation: wait N us in each");
+CMDLINE_KEY(vm_fault_broken, "vm.debug_fault_broken",
+	    "test of the tests: unreferenced (use a PTE's page with no reference) or "
+	    "no_recheck (install a file page without its page lock and recheck)");
 
 #define PTE_PROTNONE (1UL << 9)
+
+static struct {
+	unsigned delay_us;
+	bool unreferenced, no_recheck;
+} cfg;			/* [I] after vm_fault_init */
+
+void vm_fault_init(void)
+{
+	const char *b = cmdline_get("vm.debug_fault_broken");
+	cfg.delay_us = (unsigned)cmdline_get_u64("vm.debug_fault_delay_us", 0);
+	cfg.unreferenced = b && !strcmp(b, "unreferenced");
+	cfg.no_recheck = b && !strcmp(b, "no_recheck");
+	if (b && !cfg.unreferenced && !cfg.no_recheck)
+		pr_warn("vm: vm.debug_fault_broken=%s unknown; ignored", b);
+	else if (b)
+		pr_warn("vm: fault path deliberately broken (%s): a test of the tests", b);
+}
+
+static void fault_delay(void)
+{
+	if (cfg.delay_us)
+		udelay(cfg.delay_us);
+}
 
 static struct vm_stats stats;	/* [A] */
 
@@ -51,16 +101,47 @@ static pte_t make_pte(struct page *page, unsigned long vmflags, bool writable)
 	return v;
 }
 
-/* Install v at addr if the slot still holds `expect`. True if installed. */
+/*
+ * Install v at addr if the slot still holds `expect`. True if installed.
+ * A compare-and-swap, not a load then a store: another CPU's MMU may set
+ * the Accessed or Dirty bit of a present PTE at any moment, without
+ * pt_lock, and a plain store would wipe that bit out; the cmpxchg fails
+ * instead, and the fault is simply taken again.
+ */
 static bool install(struct mm_struct *mm, unsigned long addr, pte_t expect, pte_t v)
 {
 	spin_lock(&mm->pt_lock);
 	pte_t *pte = pt_walk(mm->pml4, addr, true);
-	bool ok = pte && READ_ONCE(*pte) == expect;
-	if (ok)
-		WRITE_ONCE(*pte, v);
+	bool ok = pte && pte_cmpxchg(pte, expect, v);
 	spin_unlock(&mm->pt_lock);
 	return ok;
+}
+
+/*
+ * The page that PTE value `old` maps, with a reference of our own, if the
+ * PTE at addr still holds `old`; NULL if it changed (the caller returns and
+ * the access faults again). The PTE's reference keeps the page alive while
+ * pt_lock shows it, so the get_page is safe (rule one at the top).
+ */
+static struct page *get_pte_page(struct mm_struct *mm, unsigned long addr, pte_t old)
+{
+	struct page *page = pfn_to_page((old & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	if (cfg.unreferenced)		/* deliberately broken: no reference */
+		return page;
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pt_walk(mm->pml4, addr, false);
+	if (pte && READ_ONCE(*pte) == old)
+		get_page(page);
+	else
+		page = NULL;
+	spin_unlock(&mm->pt_lock);
+	return page;
+}
+
+static void put_pte_page(struct page *page)
+{
+	if (!cfg.unreferenced)
+		put_page(page);
 }
 
 static pte_t read_pte(struct mm_struct *mm, unsigned long addr)
@@ -77,88 +158,139 @@ static void flush_one(struct mm_struct *mm, unsigned long addr)
 	flush_tlb_cpus(READ_ONCE(mm->cpumask), addr, addr + PAGE_SIZE);
 }
 
+/*
+ * The uptodate page-cache page at index of v's file, locked, with a
+ * reference, still in the file and inside i_size (rule two at the top);
+ * NULL with *err: -ENXIO when the page lies wholly past the end of the
+ * file (SIGBUS), or the read's error.
+ */
+static struct page *lock_file_page(struct vm_area *v, u64 index, int *err)
+{
+	struct inode *inode = v->file;
+	struct address_space *m = &inode->mapping;
+	for (;;) {
+		if (index << PAGE_SHIFT >= i_size(inode)) {
+			*err = -ENXIO;
+			return NULL;
+		}
+		struct page *page = read_mapping_page(m, index, err);
+		if (!page)
+			return NULL;
+		fault_delay();			/* truncation may delete it here */
+		if (cfg.no_recheck)		/* deliberately broken: trust the lookup */
+			return page;
+		lock_page(page);
+		if (page->mapping == m && index << PAGE_SHIFT < i_size(inode))
+			return page;
+		unlock_page(page);		/* truncated or evicted meanwhile */
+		put_page(page);
+	}
+}
+
+static void unlock_file_page(struct page *page)
+{
+	if (!cfg.no_recheck)
+		unlock_page(page);
+}
+
 /* A page not mapped yet. */
 static int fault_missing(struct mm_struct *mm, struct vm_area *v, unsigned long addr, bool write)
 {
-	struct page *page;
+	struct page *page, *locked = NULL;
 	bool writable = write && (v->flags & VM_WRITE);
 
 	if (v->file) {
-		struct inode *inode = v->file;
 		u64 index = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
-		if (index << PAGE_SHIFT >= i_size(inode))
-			return -ENXIO;		/* wholly past the end of the file: SIGBUS */
 		int err = 0;
-		struct page *cached = read_mapping_page(&inode->mapping, index, &err);
+		struct page *cached = lock_file_page(v, index, &err);
 		if (!cached)
 			return err;
 		COUNT(file_faults);
 		if ((v->flags & VM_SHARED) || !writable) {
-			page = cached;		/* the page-cache page itself */
+			page = locked = cached;	/* the page-cache page itself */
 			if (writable)
 				set_page_dirty(page);
 			writable = writable && (v->flags & VM_SHARED);
 		} else {			/* a private copy for a private write */
 			page = alloc_page();
-			if (!page) {
-				put_page(cached);
-				return -ENOMEM;
-			}
-			memcpy(page_address(page), page_address(cached), PAGE_SIZE);
+			if (page)
+				memcpy(page_address(page), page_address(cached), PAGE_SIZE);
+			unlock_file_page(cached);
 			put_page(cached);
+			if (!page)
+				return -ENOMEM;
 		}
 	} else {
 		page = alloc_page_zeroed();
 		if (!page)
 			return -ENOMEM;
 		COUNT(anon_faults);
-		if (!(v->flags & VM_WRITE))
-			writable = false;
-		else
-			writable = true;	/* no sharing to protect: map it writable now */
+		/* No sharing to protect: a writable VMA gets a writable page now. */
+		writable = (v->flags & VM_WRITE) != 0;
 	}
 	atomic_inc(&page->mapcount);
-	if (!install(mm, addr, 0, make_pte(page, v->flags, writable))) {
+	bool ok = install(mm, addr, 0, make_pte(page, v->flags, writable));
+	if (locked)
+		unlock_file_page(locked);	/* truncation's unmap now sees our PTE */
+	if (!ok) {
 		atomic_dec(&page->mapcount);
 		put_page(page);		/* another thread won the race: its page stays */
 	}
 	return 0;
 }
 
-/* A write to a present, read-only page the VMA lets us write. */
+/*
+ * A write to a present, read-only page the VMA lets us write. Adding write
+ * permission needs no TLB shootdown: a CPU still caching the read-only
+ * translation faults, finds the PTE already writable and just drops its
+ * stale entry (handle_mm_fault's last case).
+ */
 static int fault_write_protected(struct mm_struct *mm, struct vm_area *v, unsigned long addr,
 				 pte_t old)
 {
-	struct page *page = pfn_to_page((old & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	struct page *page = get_pte_page(mm, addr, old);
+	if (!page)
+		return 0;			/* the PTE changed: try the access again */
+	fault_delay();				/* truncation may unmap it here */
 	if (v->flags & VM_SHARED) {		/* a shared file page: it becomes dirty */
-		set_page_dirty(page);
-		install(mm, addr, old, old | PTE_W | PTE_D);
-		flush_one(mm, addr);
+		/* Under the page lock, so writeback and truncation wait for us. */
+		if (!cfg.unreferenced)
+			lock_page(page);
+		if (install(mm, addr, old, old | PTE_W | PTE_D))
+			set_page_dirty(page);
+		if (!cfg.unreferenced)
+			unlock_page(page);
+		put_pte_page(page);
 		return 0;
 	}
 	/* Copy-on-write. Reuse the page only if it is anonymous and ours
-	 * alone: one reference, the one this PTE holds (a pin would make it
-	 * two, so a pinned page is always copied). */
-	if (!page->mapping && atomic_read(&page->refcount) == 1) {
-		COUNT(cow_reuses);
-		install(mm, addr, old, old | PTE_W | PTE_D);
-		flush_one(mm, addr);
+	 * alone: the PTE's reference and our own (a pin, a fork's sharing or
+	 * a page-cache page makes more, so such a page is always copied). */
+	int ours = cfg.unreferenced ? 1 : 2;
+	if (!page->mapping && atomic_read(&page->refcount) == ours) {
+		if (install(mm, addr, old, old | PTE_W | PTE_D))
+			COUNT(cow_reuses);
+		put_pte_page(page);
 		return 0;
 	}
 	struct page *copy = alloc_page();
-	if (!copy)
+	if (!copy) {
+		put_pte_page(page);
 		return -ENOMEM;
+	}
 	memcpy(page_address(copy), page_address(page), PAGE_SIZE);
 	atomic_inc(&copy->mapcount);
 	if (!install(mm, addr, old, make_pte(copy, v->flags, true))) {
 		atomic_dec(&copy->mapcount);
 		put_page(copy);
+		put_pte_page(page);
 		return 0;
 	}
 	COUNT(cow_copies);
 	flush_one(mm, addr);		/* no CPU may still write the old page */
 	atomic_dec(&page->mapcount);
-	put_page(page);
+	put_page(page);			/* the reference the old PTE held */
+	put_pte_page(page);		/* and ours */
 	return 0;
 }
 

@@ -122,6 +122,7 @@ static void zap_range(struct mm_struct *mm, unsigned long start, unsigned long e
 void mm_user_init(void)
 {
 	vma_cache = kmem_cache_create("vm_area", sizeof(struct vm_area), 8);
+	vm_fault_init();
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {

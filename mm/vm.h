@@ -108,6 +108,8 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
  * Takes mmap_lock for reading. May sleep.
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error);
+/* Boot: read the vm.debug_fault_* switches (mm_user_init calls it). */
+void vm_fault_init(void);
 
 /*
  * try_to_unmap: take a locked page-cache page out of every user page table
