@@ -15,12 +15,20 @@
 #include "kernel/panic.h"
 #include "kernel/string.h"
 #include "kernel/x86.h"
+#include "kernel/cmdline.h"
 
 /* A PROT_NONE page keeps its frame in a not-present PTE, marked with a
  * software bit, so the page survives until mprotect gives access back. */
 #define PTE_PROTNONE (1UL << 9)
 
 static struct kmem_cache *vma_cache;
+static bool fork_shares_pinned;	/* [I] vm.debug_fork_shares_pinned */
+static bool mremap_unlocked;	/* [I] vm.debug_mremap_unlocked */
+
+CMDLINE_KEY(vm_mremap_unlocked, "vm.debug_mremap_unlocked",
+	    "test of the tests: mremap moves PTEs before the VMA, without i_mmap_lock");
+CMDLINE_KEY(vm_fork_shares_pinned, "vm.debug_fork_shares_pinned",
+	    "test of the tests: fork shares pinned anonymous pages copy-on-write");
 
 /* ------------------------------------------------------------ page-table walks */
 
@@ -123,6 +131,8 @@ void mm_user_init(void)
 {
 	vma_cache = kmem_cache_create("vm_area", sizeof(struct vm_area), 8);
 	vm_fault_init();
+	fork_shares_pinned = cmdline_get("vm.debug_fork_shares_pinned") != NULL;
+	mremap_unlocked = cmdline_get("vm.debug_mremap_unlocked") != NULL;
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {
@@ -222,6 +232,35 @@ struct fork_ctx {
 	bool nomem;
 };
 
+/*
+ * May a page be pinned (get_user_pages, O_DIRECT, the pinning syscall)?
+ * Every reference to an anonymous page is a PTE's (counted in mapcount)
+ * or a passing one; a count above mapcount may be a pin.
+ */
+static bool page_maybe_pinned(struct page *page)
+{
+	return page_count(page) > atomic_read(&page->mapcount);
+}
+
+/*
+ * Fork's rule for pinned pages (today's Linux rule): a writable anonymous
+ * page that may be pinned is copied for the child now instead of being
+ * shared copy-on-write. Shared, the parent's next write would copy it
+ * away from under the pin, and the pin would then see the child's page
+ * (vm.debug_fork_shares_pinned brings that back). The parent keeps its
+ * page, writable. False if no memory.
+ */
+static bool copy_pinned_for_child(pte_t v, struct page *page, pte_t *cp)
+{
+	struct page *copy = alloc_page();
+	if (!copy)
+		return false;
+	memcpy(page_address(copy), page_address(page), PAGE_SIZE);
+	atomic_inc(&copy->mapcount);
+	WRITE_ONCE(*cp, (v & ~PTE_ADDR_MASK) | page_to_phys(copy));
+	return true;
+}
+
 static void copy_one(pte_t *pte, unsigned long va, void *arg)
 {
 	struct fork_ctx *c = arg;
@@ -233,11 +272,15 @@ static void copy_one(pte_t *pte, unsigned long va, void *arg)
 		c->nomem = true;
 		return;
 	}
-	if (!c->shared && (v & PTE_W)) {	/* both copies read-only: the first write copies */
-		v &= ~PTE_W;
-		WRITE_ONCE(*pte, v);
-	}
 	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	if (!c->shared && (v & PTE_W) && !page->mapping && page_maybe_pinned(page) &&
+	    !fork_shares_pinned) {
+		if (!copy_pinned_for_child(v, page, cp))
+			c->nomem = true;
+		return;
+	}
+	if (!c->shared && (v & PTE_W))	/* both copies read-only: the first write copies */
+		v = pte_clear_bits(pte, PTE_W) & ~PTE_W;	/* paging.h: keeps the MMU's D bit */
 	get_page(page);
 	atomic_inc(&page->mapcount);
 	WRITE_ONCE(*cp, v);
@@ -351,6 +394,8 @@ int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len)
 static unsigned long find_gap(struct mm_struct *mm, size_t len)
 {
 	unsigned long top = USER_MMAP_TOP;
+	if (len > top - 0x10000000UL)
+		return 0;	/* could never fit: and top - len must not wrap */
 	for (struct list_head *p = mm->vmas.prev; p != &mm->vmas; p = p->prev) {
 		struct vm_area *v = list_entry(p, struct vm_area, link);
 		if (v->start >= top)
@@ -472,19 +517,64 @@ struct move_ctx {
 	bool nomem;
 };
 
+/* Make the page tables for the PTE that will move from va. */
+static void prepare_move_one(pte_t *pte, unsigned long va, void *arg)
+{
+	struct move_ctx *c = arg;
+	if ((READ_ONCE(*pte) & (PTE_P | PTE_PROTNONE)) && !c->nomem &&
+	    !pt_walk(c->mm->pml4, va + c->delta, true))
+		c->nomem = true;
+}
+
 static void move_one(pte_t *pte, unsigned long va, void *arg)
 {
 	struct move_ctx *c = arg;
-	pte_t v = READ_ONCE(*pte);
-	if (!(v & (PTE_P | PTE_PROTNONE)) || c->nomem)
+	if (!(READ_ONCE(*pte) & (PTE_P | PTE_PROTNONE)))
 		return;
-	pte_t *to = pt_walk(c->mm->pml4, va + c->delta, true);
-	if (!to) {
-		c->nomem = true;
-		return;
-	}
-	WRITE_ONCE(*pte, 0);
+	pte_t *to = pt_walk(c->mm->pml4, va + c->delta, false);	/* made beforehand */
+	pte_t v = pte_get_and_clear(pte);	/* paging.h: keeps the MMU's D bit */
 	WRITE_ONCE(*to, v);	/* the page's reference and mapcount move with it */
+}
+
+/*
+ * Move v's pages to `to` and v with them. First every page table the move
+ * needs is made, so that it cannot fail halfway (which would leave PTEs
+ * outside any VMA); then, under the file's i_mmap_lock (so the reverse
+ * map sees either the old VMA range with the old PTEs or the new with the
+ * new, never a PTE where its VMA does not say) and pt_lock, the PTEs move
+ * and the VMA changes together, and the old addresses are shot down
+ * before the reverse map can unmap the page at its new place and free it.
+ * mmap_lock held for writing. vm.debug_mremap_unlocked restores the old
+ * order: PTEs moved first, the VMA changed later, no i_mmap_lock.
+ */
+static int move_vma(struct mm_struct *mm, struct vm_area *v, unsigned long to, size_t newlen)
+{
+	struct move_ctx c = { mm, (long)to - (long)v->start, false };
+	unsigned long from = v->start, from_end = v->end;
+	spinlock_t *l = v->file && !mremap_unlocked ? &v->file->mapping.i_mmap_lock : NULL;
+
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, from, from_end, prepare_move_one, &c);
+	spin_unlock(&mm->pt_lock);
+	if (c.nomem)
+		return -ENOMEM;		/* nothing moved */
+	if (l)
+		spin_lock(l);
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, from, from_end, move_one, &c);
+	spin_unlock(&mm->pt_lock);
+	if (l) {
+		v->start = to;
+		v->end = to + newlen;
+	}
+	flush_tlb_cpus(READ_ONCE(mm->cpumask), from, from_end);
+	if (l)
+		spin_unlock(l);
+	else
+		vma_set_range(v, to, to + newlen, v->pgoff);
+	list_del(&v->link);
+	insert_sorted(mm, v);
+	return 0;
 }
 
 long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,
@@ -495,7 +585,7 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 		return -EFAULT;		/* Linux: EFAULT when the range is not one mapping */
 	struct vm_area *next = v->link.next != &mm->vmas
 				       ? list_entry(v->link.next, struct vm_area, link) : NULL;
-	if (old + newlen <= USER_MMAP_TOP && (!next || next->start >= old + newlen)) {
+	if (old <= USER_MMAP_TOP && newlen <= USER_MMAP_TOP - old && (!next || next->start >= old + newlen)) {
 		vma_set_range(v, v->start, old + newlen, v->pgoff);	/* grow in place */
 		return (long)old;
 	}
@@ -504,15 +594,6 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 	unsigned long to = find_gap(mm, newlen);
 	if (!to)
 		return -ENOMEM;
-	struct move_ctx c = { mm, (long)to - (long)v->start, false };
-	spin_lock(&mm->pt_lock);
-	walk_ptes(mm->pml4, v->start, v->end, move_one, &c);
-	spin_unlock(&mm->pt_lock);
-	flush_tlb_cpus(READ_ONCE(mm->cpumask), v->start, v->end);
-	if (c.nomem)
-		return -ENOMEM;	/* what moved stays mapped at the new place: a leak, not a crash */
-	list_del(&v->link);
-	vma_set_range(v, to, to + newlen, v->pgoff);
-	insert_sorted(mm, v);
-	return (long)to;
+	int err = move_vma(mm, v, to, newlen);
+	return err ? err : (long)to;
 }

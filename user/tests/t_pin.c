@@ -467,6 +467,37 @@ static void test_cows(void)
 }
 
 /*
+ * Fork after pin: a pinned private page stays the parent's. The parent
+ * pins its page for writing (held 300 ms), forks, and stores into the page;
+ * the pin must read that store, and the child must still see the word from
+ * before the fork. A fork that shares the pinned page copy-on-write makes
+ * the parent's store copy the page away from the pin.
+ */
+static void test_fork_after_pin(uint32_t flags)
+{
+	uint64_t *page = map_anon(PAGE, PROT_READ | PROT_WRITE);
+	pthread_t t;
+	struct pin_job j;
+	page[0] = COW_BEFORE;
+	start_pin(&t, &j, page, 1, flags, HOLD_LONG);
+	sleep_ms(SETTLE_MS);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sleep_ms(2 * SETTLE_MS);	/* after the parent's store */
+		_exit(page[0] == COW_BEFORE ? 0 : 1);
+	}
+	page[0] = COW_AFTER;
+	pthread_join(t, NULL);
+	CHECK_EQ(j.ret, 1, name("fork after pin (%s): the page was pinned",
+				flags & RB_PIN_FAST ? "fast" : "slow"));
+	CHECK_EQ(j.a.first_word, COW_AFTER,
+		 name("fork after pin (%s): the pin sees the parent's store made after the fork",
+		      flags & RB_PIN_FAST ? "fast" : "slow"));
+	tap_check_exit(pid, 0, "fork after pin: the child still sees the word from before the fork");
+	munmap(page, PAGE);
+}
+
+/*
  * The sum of the numbers in /proc/gup, -1 if it cannot be read. The names
  * of its lines are not part of the contract, but all of them count pins
  * or fallbacks, so the sum must grow when pages are pinned.
@@ -528,6 +559,8 @@ int main(int argc, char **argv)
 	test_default_mode();
 	test_hold();
 	test_cows();
+	test_fork_after_pin(RB_PIN_WRITE | RB_PIN_FAST);
+	test_fork_after_pin(RB_PIN_WRITE | RB_PIN_SLOW);
 	test_proc_gup();
 	tap_leave_scratch();
 	return tap_done();
