@@ -16,6 +16,7 @@
 #include "kernel/string.h"
 #include "kernel/x86.h"
 #include "kernel/cmdline.h"
+#include "kernel/time.h"
 
 /* A PROT_NONE page keeps its frame in a not-present PTE, marked with a
  * software bit, so the page survives until mprotect gives access back. */
@@ -24,6 +25,7 @@
 static struct kmem_cache *vma_cache;
 static bool fork_shares_pinned;	/* [I] vm.debug_fork_shares_pinned */
 static bool mremap_unlocked;	/* [I] vm.debug_mremap_unlocked */
+static u64 mremap_delay_us;	/* [I] vm.debug_fault_delay_us, for that broken order */
 
 CMDLINE_KEY(vm_mremap_unlocked, "vm.debug_mremap_unlocked",
 	    "test of the tests: mremap moves PTEs before the VMA, without i_mmap_lock");
@@ -133,6 +135,7 @@ void mm_user_init(void)
 	vm_fault_init();
 	fork_shares_pinned = cmdline_get("vm.debug_fork_shares_pinned") != NULL;
 	mremap_unlocked = cmdline_get("vm.debug_mremap_unlocked") != NULL;
+	mremap_delay_us = cmdline_get_u64("vm.debug_fault_delay_us", 0);
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {
@@ -563,6 +566,8 @@ static int move_vma(struct mm_struct *mm, struct vm_area *v, unsigned long to, s
 	spin_lock(&mm->pt_lock);
 	walk_ptes(mm->pml4, from, from_end, move_one, &c);
 	spin_unlock(&mm->pt_lock);
+	if (!l && mremap_delay_us)
+		udelay(mremap_delay_us);	/* the broken order's window, held open */
 	if (l) {
 		v->start = to;
 		v->end = to + newlen;
