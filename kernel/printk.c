@@ -22,6 +22,37 @@ static int console_level = KERN_INFO;	/* [A] */
 static bool panic_mode;			/* [A] set once by panic */
 static bool at_line_start = true;	/* [L:console] */
 
+/* Lock legend: [L:ratelimit] the lock below, taken with interrupts off. */
+static spinlock_t ratelimit_lock = SPINLOCK_INIT("printk_ratelimit");
+static struct {
+	u64 window_start;	/* [L:ratelimit] ns */
+	int printed;		/* [L:ratelimit] in this window */
+	int suppressed;		/* [L:ratelimit] since the last one printed */
+} rl;
+
+bool printk_ratelimit(void)
+{
+	u64 now = ktime_ns();
+	unsigned long f = spin_lock_irqsave(&ratelimit_lock);
+	if (now - rl.window_start >= PRINTK_INTERVAL_MS * 1000000ULL) {
+		rl.window_start = now;
+		rl.printed = 0;
+	}
+	bool ok = rl.printed < PRINTK_BURST;
+	int suppressed = 0;
+	if (ok) {
+		rl.printed++;
+		suppressed = rl.suppressed;
+		rl.suppressed = 0;
+	} else {
+		rl.suppressed++;
+	}
+	spin_unlock_irqrestore(&ratelimit_lock, f);
+	if (suppressed)
+		pr_warn("printk: %d messages suppressed (rate limit)", suppressed);
+	return ok;
+}
+
 void printk_set_level(int level)
 {
 	WRITE_ONCE(console_level, level);

@@ -28,6 +28,26 @@ void printk_level(int level, const char *fmt, ...) __attribute__((format(printf,
 /* Unprefixed protocol line (ktest results, exit and panic lines). Adds '\n'. */
 void printk_raw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * printk_ratelimit: may a message that a user program can cause, as often
+ * as it likes, be printed now? At most PRINTK_BURST such messages in any
+ * PRINTK_INTERVAL_MS, kernel-wide; the ones refused are counted, and the
+ * next one allowed is preceded by "N messages suppressed". Never sleeps.
+ */
+bool printk_ratelimit(void);
+#define PRINTK_BURST 10
+#define PRINTK_INTERVAL_MS 5000
+#define pr_warn_ratelimited(...)                                               \
+	do {                                                                   \
+		if (printk_ratelimit())                                        \
+			pr_warn(__VA_ARGS__);                                  \
+	} while (0)
+#define pr_info_ratelimited(...)                                               \
+	do {                                                                   \
+		if (printk_ratelimit())                                        \
+			pr_info(__VA_ARGS__);                                  \
+	} while (0)
+
 /* Set the console level (lines with level > this are dropped). */
 void printk_set_level(int level);
 

@@ -63,8 +63,8 @@ static atomic_t next_pid = ATOMIC_INIT(1);
 #define MAX_PROCS 1024
 static struct process *procs[MAX_PROCS];	/* [L:proc_lock] */
 
-static struct task *dead_tasks[256];		/* [L:proc_lock] for the reaper */
-static int nr_dead;
+static LIST_HEAD(dead_tasks);		/* [L:proc_lock] exited threads, for the reaper */
+static int nr_dead;			/* [L:proc_lock] their number; read unlocked as a hint */
 static struct wait_queue_head reaper_wq;
 
 static int alloc_pid(void)
@@ -301,10 +301,9 @@ static __noreturn void thread_exit(int wait_status)
 		mm_put(mm);
 	}
 	spin_lock(&proc_lock);
-	if (nr_dead < (int)ARRAY_SIZE(dead_tasks)) {
-		task_get(me);
-		dead_tasks[nr_dead++] = me;
-	}
+	task_get(me);			/* a list, not a table: no exited task is ever dropped */
+	list_add_tail(&me->dead_link, &dead_tasks);
+	nr_dead++;
 	spin_unlock(&proc_lock);
 	wake_up(&reaper_wq);
 	kthread_exit(0);
@@ -334,7 +333,12 @@ static int reaper_main(void *unused)
 	for (;;) {
 		wait_event(reaper_wq, READ_ONCE(nr_dead) > 0);
 		spin_lock(&proc_lock);
-		struct task *t = nr_dead ? dead_tasks[--nr_dead] : NULL;
+		struct task *t = NULL;
+		if (!list_empty(&dead_tasks)) {
+			t = list_first_entry(&dead_tasks, struct task, dead_link);
+			list_del(&t->dead_link);
+			nr_dead--;
+		}
 		spin_unlock(&proc_lock);
 		if (!t)
 			continue;
@@ -593,13 +597,13 @@ void user_exception(struct trap_frame *tf)
 		if (!err)
 			return;
 		sig = err == -ENXIO ? SIGBUS : SIGSEGV;
-		pr_info("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
+		pr_info_ratelimited("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
 			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
 			(unsigned long long)addr, (unsigned long long)tf->rip);
 	} else {
 		sig = tf->vector == T_UD ? SIGILL : tf->vector == T_DE || tf->vector == 16 ||
 			tf->vector == 19 ? SIGFPE : tf->vector == T_BP ? SIGTRAP : SIGSEGV;
-		pr_info("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
+		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
 			trap_name(tf->vector), (unsigned long long)tf->rip);
 	}
 	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */

@@ -67,7 +67,7 @@ void syscall_dispatch(struct trap_frame *tf)
 		bool first = nr >= NR_SYSCALLS ||
 			     !(__atomic_fetch_or(&unknown_logged[nr / 64], 1ULL << (nr % 64),
 						 __ATOMIC_RELAXED) & (1ULL << (nr % 64)));
-		if (first)
+		if (first && printk_ratelimit())
 			pr_warn("syscall %llu from %s (pid %d) is not implemented: ENOSYS",
 				(unsigned long long)nr, current_task()->name, current_task()->tid);
 	}

@@ -77,6 +77,7 @@ struct task {
 	u64 nr_switches;		/* [L:rq] times it was switched in (statistics) */
 	int fail_nth;			/* [P] fault injection: the Nth kmalloc from now
 					 * fails (1: the next one); 0: none (/proc/fail-nth) */
+	struct list_head dead_link;	/* [L:proc_lock] on the reaper's list once exited */
 };
 
 #endif
