@@ -157,6 +157,8 @@ long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 		return -EINVAL;
 	if ((flags & CLONE_VM) && !thread && !(flags & CLONE_VFORK))
 		return -EINVAL;		/* a new process sharing memory: not supported */
+	if ((flags & CLONE_SETTLS) && tls >= USER_TOP)
+		return -EPERM;		/* as arch_prctl(ARCH_SET_FS): wrmsr would fault in ring 0 */
 	if (thread) {
 		p = parent;
 		atomic_inc(&p->refcount);
@@ -544,14 +546,32 @@ long do_rt_sigreturn(void)
  * ignored, or (the default for most) ends the process with the signal in
  * the wait status.
  */
+/*
+ * The last check before a return to user mode: a rip outside user space
+ * (a signal handler, an ELF entry point or a sigreturn frame that points
+ * there) would make iretq fault in ring 0 on real hardware (QEMU's TCG is
+ * more forgiving). As Linux does, the process dies of SIGSEGV instead.
+ */
+static void check_user_rip(struct trap_frame *tf)
+{
+	if (tf->rip < USER_TOP)
+		return;
+	pr_info_ratelimited("pid %d (%s): SIGSEGV: return to non-user rip %#llx",
+			    current_task()->tid, current_task()->name,
+			    (unsigned long long)tf->rip);
+	do_exit_group(SIGSEGV);
+}
+
 void handle_signals(struct trap_frame *tf)
 {
 	struct process *p = current_proc();
 	if (!p)
 		return;
 	u64 pending = __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
-	if (!pending)
+	if (!pending) {
+		check_user_rip(tf);
 		return;
+	}
 	if (p->exiting) {	/* another thread called exit_group */
 		__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_RELEASE);
 		thread_exit(p->exit_status);
@@ -569,8 +589,9 @@ void handle_signals(struct trap_frame *tf)
 			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
 		/* One handler per return; the rest stay pending for the next. */
 		__atomic_or_fetch(&p->pending, pending & ~((2ULL << sig) - 1), __ATOMIC_RELEASE);
-		return;
+		break;
 	}
+	check_user_rip(tf);
 }
 
 static const char *signame(int sig)
