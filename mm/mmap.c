@@ -428,9 +428,10 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long
 		return -EINVAL;
 	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
 	if (fixed) {
-		unsigned long end;
-		if (!page_aligned_range(addr, len, &end))
+		if (addr & (PAGE_SIZE - 1))
 			return -EINVAL;
+		if (addr >= USER_TOP || len > USER_TOP - addr)
+			return -ENOMEM;		/* Linux: no room there in user space */
 		int err = do_munmap(mm, addr, len);
 		if (err)
 			return err;

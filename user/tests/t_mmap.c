@@ -102,6 +102,33 @@ static void test_mremap(void)
 	munmap(q, 16 * PAGE);
 }
 
+/*
+ * Lengths and addresses at the edges of user space: no room is ENOMEM, and
+ * nothing may wrap around into the kernel half (a gap search computing
+ * "top - len" for a huge len once did, and moved a page there).
+ */
+static void test_bounds(void)
+{
+	const unsigned long top = 0x7ffffffff000UL;
+	CHECK_ERR(mmap(NULL, top - PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), ENOMEM,
+		  "mmap of nearly all of user space gives ENOMEM");
+	CHECK_ERR(mmap((void *)top, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		       -1, 0), ENOMEM, "MAP_FIXED past the top of user space gives ENOMEM");
+	CHECK_ERR(mmap((void *)0xffff800000000000UL, PAGE, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), ENOMEM,
+		  "MAP_FIXED in the kernel half gives ENOMEM");
+	unsigned char *p = map_anon(PAGE);
+	p[0] = 7;
+	CHECK_ERR(mremap(p, PAGE, 0x7fff00000000UL, MREMAP_MAYMOVE), ENOMEM,
+		  "mremap to a length larger than the free space gives ENOMEM");
+	CHECK_ERR(mremap(p, PAGE, 0xfffffffffffff000UL, MREMAP_MAYMOVE), ENOMEM,
+		  "mremap to a length that wraps gives ENOMEM");
+	CHECK_ERR(mremap(p, PAGE, 0xfffffffffffff000UL, 0), ENOMEM,
+		  "mremap in place to a length that wraps gives ENOMEM");
+	CHECK(p[0] == 7, "the mapping is untouched by the refused calls");
+	munmap(p, PAGE);
+}
+
 static void test_brk(void)
 {
 	char *cur = (char *)syscall(SYS_brk, 0);
@@ -287,6 +314,7 @@ int main(int argc, char **argv)
 	test_anonymous();
 	test_protect();
 	test_mremap();
+	test_bounds();
 	test_brk();
 	test_malloc();
 	test_madvise();
