@@ -157,7 +157,7 @@ static const char *describe(uint64_t x, char *buf, size_t len)
 	return buf;
 }
 
-/* ------------------------------------------------------------ small helpers */
+/* -------------------------------------------- atomics, randomness, time, failures */
 
 static uint64_t ld(const uint64_t *a)
 {

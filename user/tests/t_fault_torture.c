@@ -55,7 +55,7 @@ static const char *check_name[N_CHECKS] = {
 	"no unexpected SIGSEGV or system-call failure",
 };
 
-static int readers = 2, seconds = 3, watchdog_s = 30, hold_us = 3000;
+static int readers = 4, seconds = 3, watchdog_s = 30, hold_us = 3000;
 static uint64_t seed;
 static int fd, churn_fd;
 static uint64_t *M;		/* MAP_SHARED, pages + 2 pages: the last two never in the file */
@@ -210,7 +210,8 @@ static void *eof_toucher(void *arg)
 			if (sig == SIGBUS && sigbus_required(&w))
 				inc(t, N_SIGBUS_REQ);
 			if (sig == SIGSEGV)
-				report(C_ERROR, "SIGSEGV storing to %p (page %u)", (void *)a, p);
+				report(C_ERROR, "SIGSEGV storing to %p (page %u) beyond EOF; size %llu "
+				       "pages before", (void *)a, p, (unsigned long long)w.sz0);
 			else if (!sig && sigbus_required(&w))
 				report(C_SIGBUS, "no SIGBUS storing to %p (page %u) beyond an EOF that "
 				       "held at %llu pages for the whole store", (void *)a, p,
@@ -226,7 +227,7 @@ static struct {
 	uint64_t v, zs;		/* the value, and zs[p] when it was stored */
 } slots[MAX_PAGES][WORDS - FILE_WORDS];
 
-/* pread slot i of page p: it must hold the store recorded for it, unless a truncate of p began since. */
+/* pread slot i of page p: it must hold the store recorded there, unless p was truncated since. */
 static void slot_check(unsigned p, unsigned i, const char *when)
 {
 	uint64_t got = 0, want = slots[p][i - FILE_WORDS].v;
@@ -320,7 +321,9 @@ static void priv_write(struct tctx *t, unsigned p)
 		int legal = sigbus_legal(&w) || (pv[p].copied && w.zs1 != pv[p].zs);
 		priv_drop(t, p);
 		if (sig == SIGSEGV)
-			report(C_ERROR, "SIGSEGV storing to private %p (page %u)", (void *)page, p);
+			report(C_ERROR, "SIGSEGV storing to private %p (page %u); size %llu pages "
+			       "before, a truncate of it %s", (void *)page, p,
+			       (unsigned long long)w.sz0, legal ? "began" : "did not begin");
 		else if (!legal)
 			inc(t, N_UNCONFIRMED);	/* the readers confirm these */
 		return;
@@ -766,7 +769,7 @@ static int usage(void)
 	printf("usage: t_fault_torture [SECONDS] [--threads N] [--pages N] [--seed S]\n"
 	       "                       [--watchdog S] [--hold-us N] [--roles LIST]\n"
 	       "  SECONDS     how long to run (default 3)\n"
-	       "  --threads   MAP_SHARED reader threads (default 2, at most %d)\n"
+	       "  --threads   MAP_SHARED reader threads (default 4, at most %d)\n"
 	       "  --pages     pages in the file (default 8, 2..%d)\n"
 	       "  --seed      random seed (default: from the clock)\n"
 	       "  --watchdog  fail if a thread makes no progress this long (default 30 s)\n"
