@@ -157,8 +157,9 @@ test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stag
 bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench
 	$(PYTHON) tools/bench --smp $(SMP)
 
-# Long runs that do not fit make test: rcutorture, the radix-tree race and
-# the page-cache torture (under a tight cap), each for minutes on 8 CPUs.
+# Long runs that do not fit make test: rcutorture, the radix-tree race,
+# the page-cache torture (under a tight cap) and the get_user_pages_fast
+# torture, each for minutes on 8 CPUs; the fault-path torture on 4.
 TORTURE_SECONDS ?= 300
 torture: all
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
@@ -169,6 +170,8 @@ torture: all
 		--cmdline 'ktest=pagecache_torture pagecache.max_pages=48 test.pagecache_seconds=$(TORTURE_SECONDS)'
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
 		--cmdline 'gup.debug_delay_us=300' -- /tests/t_gup_torture $(TORTURE_SECONDS)
+	tools/qemu-run --smp 4 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
+		--cmdline 'pagecache.max_pages=64' -- /tests/t_fault_torture $(TORTURE_SECONDS)
 
 clean:
 	rm -rf $(B)

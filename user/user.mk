@@ -35,7 +35,7 @@ $(USER_ROOT)/sbin/init: user/init.c user/include/roundabout.h
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
 	$(if $(Q),@echo "  MUSL  $@")
 
-$(USER_ROOT)/tests/%: user/tests/%.c user/tests/tap.h user/include/roundabout.h
+$(USER_ROOT)/tests/%: user/tests/%.c $(wildcard user/tests/*.h) user/include/roundabout.h
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
 	$(if $(Q),@echo "  MUSL  $@")
