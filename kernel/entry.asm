@@ -126,6 +126,8 @@ trap_common:
 .kernel_in:
 	PUSH_REGS
 	CALL_DISPATCH
+	cli				; the dispatcher may have enabled them: none may
+					; arrive between the swapgs below and iretq
 	POP_REGS
 	test qword [rsp + 24], 3
 	jz .kernel_out

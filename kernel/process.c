@@ -617,7 +617,10 @@ void user_exception(struct trap_frame *tf)
 		int err = me->mm ? handle_mm_fault(me->mm, addr, tf->error) : -EFAULT;
 		if (!err)
 			return;
-		sig = err == -ENXIO ? SIGBUS : SIGSEGV;
+		/* SIGSEGV for an access the mappings forbid; any other failure
+		 * (past the end of the file, I/O error, disk full, no memory)
+		 * is SIGBUS, as on Linux. */
+		sig = err == -EFAULT ? SIGSEGV : SIGBUS;
 		pr_info_ratelimited("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
 			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
 			(unsigned long long)addr, (unsigned long long)tf->rip);

@@ -175,8 +175,18 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v != VEC_SPURIOUS)
 		lapic_eoi();
 	sched_preempt_irq(tf);	/* may switch tasks: must come after the EOI */
-	if (tf->cs & 3)
+	if (tf->cs & 3) {
+		/*
+		 * Back to user mode: signals first, with interrupts on, as on
+		 * the way out of a system call. A fatal signal ends the thread
+		 * here (unmapping, freeing), and with interrupts off it could
+		 * spin on a lock whose holder waits for this CPU to answer a
+		 * TLB-shootdown IPI: a deadlock. trap_common disables them
+		 * again before the registers are restored.
+		 */
+		sti();
 		handle_signals(tf);
+	}
 }
 
 /*

@@ -193,6 +193,21 @@ static void unlock_file_page(struct page *page)
 		unlock_page(page);
 }
 
+/*
+ * Before a shared file page may be written through a PTE, give it a place
+ * on disk (ext2 allocates its block: Linux's page_mkwrite). Otherwise a
+ * store into a hole of a sparse file dirties a page that writeback has
+ * nowhere to write, and the data is lost. Page locked. 0 or -errno
+ * (-ENOSPC: the access gets SIGBUS).
+ */
+static int prepare_shared_write(struct page *page)
+{
+	struct address_space *m = page->mapping;
+	if (m && m->a_ops && m->a_ops->write_begin)
+		return m->a_ops->write_begin(m, page);
+	return 0;
+}
+
 /* A page not mapped yet. */
 static int fault_missing(struct mm_struct *mm, struct vm_area *v, unsigned long addr, bool write)
 {
@@ -208,8 +223,15 @@ static int fault_missing(struct mm_struct *mm, struct vm_area *v, unsigned long 
 		COUNT(file_faults);
 		if ((v->flags & VM_SHARED) || !writable) {
 			page = locked = cached;	/* the page-cache page itself */
-			if (writable)
+			if (writable && (v->flags & VM_SHARED)) {
+				int e = prepare_shared_write(page);
+				if (e) {
+					unlock_file_page(page);
+					put_page(page);
+					return e;
+				}
 				set_page_dirty(page);
+			}
 			writable = writable && (v->flags & VM_SHARED);
 		} else {			/* a private copy for a private write */
 			page = alloc_page();
@@ -254,14 +276,18 @@ static int fault_write_protected(struct mm_struct *mm, struct vm_area *v, unsign
 	fault_delay();				/* truncation may unmap it here */
 	if (v->flags & VM_SHARED) {		/* a shared file page: it becomes dirty */
 		/* Under the page lock, so writeback and truncation wait for us. */
-		if (!cfg.unreferenced)
+		int err = 0;
+		if (!cfg.unreferenced) {
 			lock_page(page);
-		if (install(mm, addr, old, old | PTE_W | PTE_D))
+			if (page->mapping)	/* else truncated: the access faults again */
+				err = prepare_shared_write(page);
+		}
+		if (!err && page->mapping && install(mm, addr, old, old | PTE_W | PTE_D))
 			set_page_dirty(page);
 		if (!cfg.unreferenced)
 			unlock_page(page);
 		put_pte_page(page);
-		return 0;
+		return err;
 	}
 	/* Copy-on-write. Reuse the page only if it is anonymous and ours
 	 * alone: the PTE's reference and our own (a pin, a fork's sharing or

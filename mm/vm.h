@@ -104,7 +104,8 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 /*
  * handle_mm_fault: make the access (PF_* error bits) at addr succeed, or
  * say why not: 0, -EFAULT (no VMA or not allowed: SIGSEGV), -ENXIO (a file
- * page wholly past the end of the file: SIGBUS), -ENOMEM, -EIO.
+ * page wholly past the end of the file), -ENOMEM, -EIO, -ENOSPC (no block for
+ * a shared page about to be written): every error but -EFAULT is SIGBUS.
  * Takes mmap_lock for reading. May sleep.
  */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error);
