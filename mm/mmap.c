@@ -91,11 +91,14 @@ struct gather {
 	struct page *pages[64];
 };
 
-static void gather_flush(struct gather *g)
+static void gather_shootdown(struct gather *g)
 {
-	if (!g->n)
-		return;
-	flush_tlb_cpus(READ_ONCE(g->mm->cpumask), g->start, g->end);
+	if (g->n)
+		flush_tlb_cpus(READ_ONCE(g->mm->cpumask), g->start, g->end);
+}
+
+static void gather_release(struct gather *g)
+{
 	for (int i = 0; i < g->n; i++) {
 		atomic_dec(&g->pages[i]->mapcount);
 		put_page(g->pages[i]);
@@ -113,18 +116,29 @@ static void zap_one(pte_t *pte, unsigned long va, void *arg)
 	if ((v & PTE_D) && page->mapping)
 		set_page_dirty(page);	/* a store through a shared file mapping */
 	g->pages[g->n++] = page;
-	if (g->n == ARRAY_SIZE(g->pages))
-		gather_flush(g);
+	if (g->n == ARRAY_SIZE(g->pages)) {
+		gather_shootdown(g);
+		gather_release(g);
+	}
 }
 
-/* Clear every PTE of [start, end); free the pages after the shootdown. */
+/*
+ * Clear every PTE of [start, end); free the pages after the shootdown.
+ * The shootdown comes before pt_lock is dropped: once the lock goes, the
+ * reverse map may look here, find no PTE, and let truncation delete the
+ * page and a write put new data in its place - while a CPU still reading
+ * through its old translation (MADV_DONTNEED keeps the mapping) would see
+ * the old page. pt_lock is never taken with interrupts off, so the other
+ * CPUs answer the IPI.
+ */
 static void zap_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct gather g = { .mm = mm, .start = start, .end = end };
 	spin_lock(&mm->pt_lock);
 	walk_ptes(mm->pml4, start, end, zap_one, &g);
+	gather_shootdown(&g);
 	spin_unlock(&mm->pt_lock);
-	gather_flush(&g);
+	gather_release(&g);
 }
 
 /* ------------------------------------------------------------ mm_struct */
@@ -179,6 +193,25 @@ static void vma_link_file(struct vm_area *v)
 	struct address_space *m = &v->file->mapping;
 	spin_lock(&m->i_mmap_lock);
 	list_add(&v->mapping_link, &m->vmas);
+	spin_unlock(&m->i_mmap_lock);
+}
+
+/*
+ * fork: the child's copy of a file VMA goes right after the parent's on the
+ * file's list, which the reverse map walks from the front. The child's
+ * PTEs are copied from the parent's later, under the parent's pt_lock; a
+ * reverse-map walk that unmaps the page meanwhile either reaches the
+ * parent first (and the copy then finds no PTE) or finds the copy made
+ * when it reaches the child after. Put first instead, the child could be
+ * passed before its copy existed and keep a page truncation deleted.
+ */
+static void vma_link_file_after(struct vm_area *n, struct vm_area *parent)
+{
+	if (!n->file)
+		return;
+	struct address_space *m = &n->file->mapping;
+	spin_lock(&m->i_mmap_lock);
+	list_add(&n->mapping_link, &parent->mapping_link);
 	spin_unlock(&m->i_mmap_lock);
 }
 
@@ -309,7 +342,7 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 		n->mm = mm;
 		if (n->file)
 			igrab(n->file);
-		vma_link_file(n);
+		vma_link_file_after(n, v);
 		list_add_tail(&n->link, &mm->vmas);
 		struct fork_ctx c = { mm, (v->flags & VM_SHARED) != 0, false };
 		spin_lock(&old->pt_lock);
