@@ -49,9 +49,15 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pr_err("ktest: %s:%d: %s", file, line, msg);
-	if (!failed)
-		snprintf(reason, sizeof(reason), "%s:%d: %s", file, line, msg);
+	if (!file) {
+		pr_err("ktest: %s", msg);
+		if (!failed)
+			snprintf(reason, sizeof(reason), "%s", msg);
+	} else {
+		pr_err("ktest: %s:%d: %s", file, line, msg);
+		if (!failed)
+			snprintf(reason, sizeof(reason), "%s:%d: %s", file, line, msg);
+	}
 	failed = true;
 }
 

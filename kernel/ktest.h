@@ -20,6 +20,14 @@
  * Assertions (KT_ASSERT, KT_EQ, ...) print file, line and the values
  * compared, mark the test failed and return from the test function, so use
  * them in the test body itself.
+ *
+ * Guards, first thing in a test that needs what only some boots have:
+ * KT_REQUIRE_ROOT() (the root file system mounted: qemu-run --image),
+ * KT_REQUIRE_RAMDISK() (a root image as the ramdisk, mounted or not) and
+ * the general KT_NEEDS(cond, what). Without it the test fails at once with
+ * "not ok N name: needs WHAT" (no file and line: the boot lacked something,
+ * the code under test did not go wrong), so ktest=* on a bare boot reports
+ * instead of crashing on a missing root.
  */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
@@ -50,7 +58,8 @@ struct ktest {
 #define KTEST_HARNESS(name, status) __KTEST(name, KTEST_HARNESS, NULL, status)
 #define KTEST_BOOT(name) __KTEST(name, KTEST_BOOT, NULL, 0)
 
-/* Record a failure for the running test (first reason wins). */
+/* Record a failure for the running test (first reason wins); a NULL file
+ * gives the reason without a place (KT_NEEDS). */
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* True once the running test has failed. */
@@ -76,6 +85,21 @@ bool ktest_failed(void);
 				#op, #b, __a, (unsigned long long)__a, __b,    \
 				(unsigned long long)__b);                      \
 	} while (0)
+
+/* Fail with the reason alone, "needs WHAT", unless cond holds. */
+#define KT_NEEDS(cond, what)                                                   \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			ktest_fail(NULL, 0, "needs %s", what);                 \
+			return;                                                \
+		}                                                              \
+	} while (0)
+
+/* The test file includes fs/vfs.h (root) or drivers/ramdisk.h (ramdisk):
+ * the tests sit above every floor, ktest.h below them, so it only names
+ * the calls. */
+#define KT_REQUIRE_ROOT() KT_NEEDS(vfs_root_sb() != NULL, "--image")
+#define KT_REQUIRE_RAMDISK() KT_NEEDS(ramdisk_root() != NULL, "--image")
 
 #define KT_EQ(a, b) __KT_CMP(a, ==, b)
 #define KT_NE(a, b) __KT_CMP(a, !=, b)

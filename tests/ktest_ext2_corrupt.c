@@ -12,6 +12,7 @@
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "fs/vfs.h"
+#include "drivers/ramdisk.h"
 
 CMDLINE_KEY(test_corrupt, "test.corrupt", "ext2_corrupt_image: which damage the image has");
 
@@ -47,6 +48,7 @@ static bool is(const char *kind, const char *name)
 
 KTEST_BOOT(ext2_corrupt_image)
 {
+	KT_REQUIRE_RAMDISK();
 	const char *kind = cmdline_get("test.corrupt");
 	char buf[4096];
 	struct kstat st;
@@ -132,6 +134,7 @@ KTEST_BOOT(ext2_corrupt_image)
 
 KTEST_BOOT(ext2_unlink_releases_xattr_block)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	u64 free0 = free_blocks();
 	struct inode *inode = vfs_lookup(NULL, "/xattr/with-attr", &err);

@@ -53,15 +53,23 @@ static void stat_inc(int *p)
  * handoffs a second (docs/locks.md), and 8 x 100,000 would take about
  * 40 minutes. The check stays exact: the counter must equal the sum of the
  * increments the CPUs made.
+ *
+ * A minimum time (test.lock_min_ms) keeps the CPUs counting past 100,000
+ * until it is up. A broken lock loses updates only while two vCPUs really
+ * run at once, and an overcommitted host may run a whole 100,000 of each
+ * one after another; the boots that test the tests ask for seconds of it.
  */
 CMDLINE_KEY(test_lock_budget, "test.lock_budget_ms",
 	    "tests: time budget of each lock counting test (default 3000)");
+CMDLINE_KEY(test_lock_min, "test.lock_min_ms",
+	    "tests: each lock counting test counts for at least this long (default 0)");
 
 struct count_job {
 	spinlock_t spin;	/* the lock under test, or */
 	rwlock_t rw;		/* its write side */
 	u64 counter;		/* [L:spin or rw] plain load and store */
 	u64 deadline;		/* [I] ktime_ns at which CPUs stop early */
+	u64 min_end;		/* [I] ktime_ns before which none stops (0: none) */
 	int done[MAX_CPUS];	/* [P] increments each CPU made */
 };
 
@@ -71,10 +79,15 @@ static void bump(struct count_job *j)
 	WRITE_ONCE(j->counter, READ_ONCE(j->counter) + 1);
 }
 
-/* Whether this CPU should go on to its i-th increment. */
+/* Whether this CPU should go on to its i-th increment: COUNT_PER_CPU of
+ * them, or more until min_end, never past the deadline (the clock is read
+ * at every 64th). */
 static bool keep_counting(const struct count_job *j, int i)
 {
-	return i < COUNT_PER_CPU && ((i & 63) != 0 || ktime_ns() < j->deadline);
+	if ((i & 63) != 0)
+		return i < COUNT_PER_CPU || j->min_end != 0;
+	u64 now = ktime_ns();
+	return now < j->deadline && (i < COUNT_PER_CPU || now < j->min_end);
 }
 
 static void count_under_spinlock(void *arg)
@@ -110,8 +123,10 @@ static u64 count_on_every_cpu(void (*fn)(void *), const char *what)
 {
 	int n = num_online_cpus();
 	u64 budget_ms = cmdline_get_u64("test.lock_budget_ms", 3000), ns, sum = 0;
+	u64 min_ms = cmdline_get_u64("test.lock_min_ms", 0), t0 = ktime_ns();
 
-	count_job.deadline = ktime_ns() + budget_ms * 1000000;
+	count_job.deadline = t0 + budget_ms * 1000000;
+	count_job.min_end = min_ms ? t0 + min_ms * 1000000 : 0;
 	ns = on_every_cpu(fn, &count_job);
 	for (int cpu = 0; cpu < n; cpu++)
 		sum += count_job.done[cpu];

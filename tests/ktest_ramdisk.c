@@ -19,11 +19,9 @@ KTEST(ramdisk_present_exactly_when_booted_with_an_image)
 
 KTEST(ramdisk_block_0_holds_the_ext2_superblock)
 {
+	KT_REQUIRE_RAMDISK();
 	struct blockdev *bd = ramdisk_root();
 	int err = 0;
-
-	if (!bd)
-		KT_FAIL("no root device: boot with --image build/root.img");
 	struct page *p = bdev_read_block(bd, 0, &err);
 	KT_NOT_NULL(p);
 	const u8 *sb = (const u8 *)page_address(p) + 1024;	/* ext2: superblock at byte 1024 */
@@ -43,10 +41,8 @@ KTEST(ramdisk_block_0_holds_the_ext2_superblock)
 
 KTEST(ramdisk_writeback_reaches_the_image)
 {
+	KT_REQUIRE_RAMDISK();
 	struct blockdev *bd = ramdisk_root();
-
-	if (!bd)
-		KT_FAIL("no root device: boot with --image build/root.img");
 	u64 last = bd->nblocks - 1, off = last * BLOCK_SIZE + 100;
 	u8 old[8], got[8];
 	memcpy(old, bd->base + off, 8);

@@ -112,6 +112,7 @@ static bool exists(const char *path)
 
 KTEST(vfs_root_is_mounted_ext2)
 {
+	KT_REQUIRE_ROOT();
 	struct kstat st;
 	KT_NOT_NULL(vfs_root_sb());
 	KT_EQ(vfs_stat(NULL, "/", &st), 0);
@@ -124,6 +125,7 @@ KTEST(vfs_root_is_mounted_ext2)
 
 KTEST(vfs_path_walk_absolute_relative_dots_slashes)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	KT_EQ(vfs_mkdir(NULL, "/pw", 0755), 0);
 	KT_EQ(vfs_mkdir(NULL, "/pw/a", 0755), 0);
@@ -177,6 +179,7 @@ KTEST(vfs_path_walk_absolute_relative_dots_slashes)
 
 KTEST(vfs_errors_have_the_right_errno)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	KT_EQ(vfs_mkdir(NULL, "/er", 0755), 0);
 	KT_EQ(vfs_mkdir(NULL, "/er", 0755), -EEXIST);
@@ -231,6 +234,7 @@ static const u64 sizes[] = { 0, 1, 4095, 4096, 4097, 48 * 1024 + 1, 5 * 1024 * 1
 
 KTEST(vfs_file_sizes_read_back_after_remount)
 {
+	KT_REQUIRE_ROOT();
 	char path[32];
 	struct kstat st;
 	u64 free0 = free_blocks(), ifree0 = free_inodes();
@@ -269,6 +273,7 @@ KTEST(vfs_file_sizes_read_back_after_remount)
 
 KTEST(vfs_holes_read_as_zeros_and_take_no_blocks)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	u8 buf[4096];
 	struct kstat st;
@@ -303,6 +308,7 @@ KTEST(vfs_holes_read_as_zeros_and_take_no_blocks)
 
 KTEST(vfs_truncate_shrinks_and_grows_with_zeros)
 {
+	KT_REQUIRE_ROOT();
 	u8 buf[8192];
 	int err = 0;
 	u64 free0 = free_blocks();
@@ -349,6 +355,7 @@ static int count_fill(void *ctx, const char *name, int len, u64 ino, unsigned ty
 
 KTEST(vfs_directory_with_1000_entries)
 {
+	KT_REQUIRE_ROOT();
 	char path[48];
 	int err = 0;
 	u64 free0 = free_blocks(), ifree0 = free_inodes();
@@ -386,6 +393,7 @@ KTEST(vfs_directory_with_1000_entries)
 
 KTEST(vfs_rename_within_across_and_over)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	struct kstat st, st2;
 	u64 free0 = free_blocks(), ifree0 = free_inodes();
@@ -441,6 +449,7 @@ KTEST(vfs_rename_within_across_and_over)
 
 KTEST(vfs_link_counts_and_unlink_while_open)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	struct kstat st;
 	u64 free0 = free_blocks();
@@ -470,6 +479,7 @@ KTEST(vfs_link_counts_and_unlink_while_open)
 
 KTEST(vfs_lseek_append_and_descriptor_table)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	char buf[16];
 	struct file *f = vfs_open(NULL, "/ap", O_RDWR | O_CREAT | O_TRUNC, 0644, &err);
@@ -512,6 +522,7 @@ KTEST(vfs_lseek_append_and_descriptor_table)
 
 KTEST(vfs_full_disk_gives_enospc_and_frees_cleanly)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	u64 free0 = free_blocks();
 	struct file *f = vfs_open(NULL, "/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644, &err);
@@ -540,6 +551,7 @@ KTEST(vfs_full_disk_gives_enospc_and_frees_cleanly)
 
 KTEST(vfs_evicted_pages_read_back_from_disk)
 {
+	KT_REQUIRE_ROOT();
 	struct pagecache_stats before, after;
 	KT_EQ(write_file("/ev", 2 * 1024 * 1024, 31), 0);
 	vfs_sync_all();
@@ -594,6 +606,7 @@ static int reader_thread(void *arg)
 
 KTEST(vfs_concurrent_readers_while_evicting)
 {
+	KT_REQUIRE_ROOT();
 	struct task *t[8];
 	KT_EQ(write_file("/shared", 1024 * 1024, 41), 0);
 	atomic_set(&reader_errors, 0);
@@ -676,6 +689,7 @@ static int cc_thread(void *arg)
 
 KTEST(vfs_concurrent_creates_renames_and_writes)
 {
+	KT_REQUIRE_ROOT();
 	struct task *t[CC_THREADS];
 	u64 free0 = free_blocks(), ifree0 = free_inodes();
 	KT_EQ(vfs_mkdir(NULL, "/cc", 0755), 0);
@@ -713,6 +727,7 @@ static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)
 
 KTEST(vfs_fsync_puts_data_on_the_disk)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	struct file *f = vfs_open(NULL, "/fs", O_RDWR | O_CREAT | O_TRUNC, 0644, &err);
 	KT_NOT_NULL(f);
@@ -733,6 +748,7 @@ KTEST(vfs_fsync_puts_data_on_the_disk)
 
 KTEST_BOOT(vfs_flusher_cleans_dirty_pages)
 {
+	KT_REQUIRE_ROOT();
 	int err = 0;
 	KT_EQ(write_file("/fl", 20000, 61), 0);
 	struct inode *inode = vfs_lookup(NULL, "/fl", &err);

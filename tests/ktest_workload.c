@@ -285,6 +285,7 @@ static int make_big(struct mfile *m)
 
 KTEST_BOOT(ext2_workload)
 {
+	KT_REQUIRE_ROOT();
 	char path[40];
 	rng_state = cmdline_get_u64("test.seed", 1) * 0x9E3779B97F4A7C15ULL + 1;
 	u64 ops = cmdline_get_u64("test.ops", 1500);

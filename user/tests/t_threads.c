@@ -1,7 +1,8 @@
 /*
  * t_threads - POSIX threads as musl builds them from clone, futex,
  * set_tid_address and arch_prctl(ARCH_SET_FS): mutual exclusion, join
- * values, a condition-variable handoff, thread-local storage, thread ids.
+ * values, a condition-variable handoff, thread-local storage, thread ids,
+ * and each thread's own SSE registers across switches.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -192,9 +193,71 @@ static void test_many_threads(void)
 }
 
 /*
- * Each thread keeps a running sum in an SSE register through a long loop
- * with no calls in it, so only a preemption can come between its steps:
- * if a switch lost a thread's FPU/SSE registers, some sum would be wrong.
+ * Each thread fills all sixteen SSE registers with values of its own, calls
+ * sched_yield from the same asm statement (the Linux ABI keeps xmm0-15
+ * across a system call), and stores the registers back to compare. With
+ * more threads than CPUs and all of them started together, every yield
+ * can switch to another of them on the same CPU, and it would leave its
+ * own values behind if a switch did not save and restore the registers:
+ * the switch is forced, not left to the timer (a busy host may run each
+ * thread through before its tick comes).
+ */
+enum { XMM_THREADS = 16, XMM_ROUNDS = 100 };
+
+#define XMM_IN(n) "movdqu " #n "*16(%[in]), %%xmm" #n "\n\t"
+#define XMM_OUT(n) "movdqu %%xmm" #n ", " #n "*16(%[out])\n\t"
+#define XMM_ALL(m) m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) \
+	m(8) m(9) m(10) m(11) m(12) m(13) m(14) m(15)
+
+/* xmm0-15 = in[0..31] (two words each); sched_yield; out = xmm0-15. */
+static void yield_in_xmm(const uint64_t in[32], uint64_t out[32])
+{
+	long nr = SYS_sched_yield;
+	__asm__ __volatile__(XMM_ALL(XMM_IN) "syscall\n\t" XMM_ALL(XMM_OUT)
+		: "+a"(nr)
+		: [in] "r"(in), [out] "r"(out)
+		: "rcx", "r11", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+		  "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+		  "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
+static pthread_barrier_t xmm_start;
+
+/* Returns non-NULL when every round got back the registers it loaded. */
+static void *xmm_yields(void *arg)
+{
+	uint64_t t = (uint64_t)(intptr_t)arg, in[32], out[32];
+	int good = 1;
+	pthread_barrier_wait(&xmm_start);	/* all runnable at once */
+	for (uint64_t r = 0; r < XMM_ROUNDS; r++) {
+		for (uint64_t w = 0; w < 32; w++)
+			in[w] = (t + 1) << 48 | r << 16 | w;
+		yield_in_xmm(in, out);
+		good &= memcmp(in, out, sizeof(in)) == 0;
+	}
+	return (void *)(intptr_t)good;
+}
+
+static void test_sse_across_yields(void)
+{
+	pthread_t t[XMM_THREADS];
+	int good = 0;
+	pthread_barrier_init(&xmm_start, NULL, XMM_THREADS);
+	for (long i = 0; i < XMM_THREADS; i++)
+		pthread_create(&t[i], NULL, xmm_yields, (void *)i);
+	for (int i = 0; i < XMM_THREADS; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		good += r != NULL;
+	}
+	pthread_barrier_destroy(&xmm_start);
+	CHECK_EQ(good, XMM_THREADS, "every thread's SSE registers survived 100 sched_yield switches");
+}
+
+/*
+ * The same through preemption: each thread keeps a running sum in an SSE
+ * register through a long loop with no calls in it, so only a preemption
+ * can come between its steps. Whether one comes depends on the timer.
  */
 #define FP_STEPS 3000000L
 
@@ -224,7 +287,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1) {
 		printf("usage: t_threads\nChecks pthreads: mutexes, join, condition"
-		       " variables, __thread, thread ids.\n");
+		       " variables, __thread, thread ids, SSE registers.\n");
 		return strcmp(argv[1], "--help") ? 2 : 0;
 	}
 	tap_start();
@@ -233,6 +296,7 @@ int main(int argc, char **argv)
 	test_condvar();
 	test_tls_and_ids();
 	test_many_threads();
+	test_sse_across_yields();
 	test_fpu_state();
 	return tap_done();
 }
