@@ -420,8 +420,8 @@ int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, con
 	if (err)
 		goto unlock;
 	mutex_lock(&moved->i_mutex);
-	if (over)
-		mutex_lock(&over->i_mutex);
+	if (over)	/* the second i_mutex held: lockdep subclass 1 (s_ns serialises renames) */
+		mutex_lock_nested(&over->i_mutex, 1);
 	err = odir->op->rename(odir, olast, olen, moved, ndir, nlast, nlen, over);
 	if (over)
 		mutex_unlock(&over->i_mutex);

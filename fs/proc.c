@@ -8,6 +8,8 @@
  *                    retries (pagecache.h, steps 3 and 4), evictions ...
  *   /proc/vm         page faults, copy-on-write and reverse-map counters
  *   /proc/kmsg       the kernel log, every level (kernel/printk.c)
+ *   /proc/lockdep    the lock classes and the lock order learnt so far
+ *                    (kernel/lockdep.h), with where each order was seen
  *
  * /proc is a small file system of its own, reached from the root
  * directory's name "proc" (namei.c); its files are read from a snapshot
@@ -22,6 +24,7 @@
 #include "mm/gup.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
+#include "kernel/lockdep.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -94,10 +97,16 @@ static int show_gup_mode(char *buf, int size)
 	return snprintf(buf, size, "%s\n", gup_slow_default() ? "slow" : "fast");
 }
 
+static int show_lockdep(char *buf, int size)
+{
+	return lockdep_show(buf, size);
+}
+
 static const struct proc_entry entries[] = {
 	{ "gup", 6, show_gup },
 	{ "gup_mode", 7, show_gup_mode },
 	{ "kmsg", 5, show_kmsg },
+	{ "lockdep", 8, show_lockdep },
 	{ "meminfo", 2, show_meminfo },
 	{ "pagecache", 3, show_pagecache },
 	{ "vm", 4, show_vm },

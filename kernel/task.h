@@ -20,6 +20,7 @@
 #include "kernel/list.h"
 #include "kernel/atomic.h"
 #include "kernel/wait.h"
+#include "kernel/lockdep.h"
 
 struct mm_struct;
 struct process;
@@ -75,6 +76,7 @@ struct task {
 					 * under its own lock, wait.h) */
 	atomic_t refcount;		/* [A] task_put frees at zero */
 	u64 nr_switches;		/* [L:rq] times it was switched in (statistics) */
+	struct lockdep_stack lockdep;	/* [P] sleeping locks it holds (kernel/lockdep.h) */
 };
 
 #endif

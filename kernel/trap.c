@@ -26,6 +26,7 @@
 #include "kernel/smp.h"
 #include "kernel/sched.h"
 #include "kernel/rcu.h"
+#include "kernel/lockdep.h"
 #include "drivers/lapic.h"
 #include "mm/mm.h"
 
@@ -167,10 +168,12 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	irq_handler_t h = READ_ONCE(handlers[v]);
 	rcu_irq_enter();
+	lockdep_hardirq_enter();	/* for lockdep's interrupt rule */
 	if (h)
 		h(tf);
 	else
 		pr_warn("trap: unexpected interrupt vector %llu", (unsigned long long)v);
+	lockdep_hardirq_exit();
 	rcu_irq_exit();
 	if (v != VEC_SPURIOUS)
 		lapic_eoi();

@@ -104,6 +104,7 @@ void address_space_init(struct address_space *m, const struct address_space_ops 
 {
 	radix_tree_init_root(&m->tree);
 	rwlock_init(&m->tree_lock, "tree_lock");
+	radix_tree_set_lock(&m->tree, &m->tree_lock);	/* checked by the tree (lockdep) */
 	m->nrpages = 0;
 	m->size = 0;
 	m->a_ops = ops;
@@ -543,9 +544,13 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 		if (!page) {
 			/* Readahead: a sequential reader gets the next pages started. */
 			unsigned ra = READ_ONCE(m->ra_next) == index ? READAHEAD_PAGES : 1;
-			for (unsigned i = 1; i < ra; i++)
-				if (!radix_tree_lookup(&m->tree, index + i))
+			for (unsigned i = 1; i < ra; i++) {
+				rcu_read_lock();	/* the walk's nodes stay while it runs */
+				bool cached = radix_tree_lookup(&m->tree, index + i) != NULL;
+				rcu_read_unlock();
+				if (!cached)
 					start_read(m, index + i);
+			}
 			WRITE_ONCE(m->ra_next, index + ra);
 			page = read_new_page(m, index);
 			if (!page)

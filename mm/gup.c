@@ -53,6 +53,7 @@
 #include "kernel/panic.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"
+#include "kernel/lockdep.h"
 
 CMDLINE_KEY(gup_mode_key, "gup", "gup=slow: O_DIRECT and the pinning syscall use the slow path");
 CMDLINE_KEY(gup_irqs_on, "gup.debug_irqs_on",
@@ -153,6 +154,9 @@ long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr,
 static struct page *fast_one(u64 *pml4, unsigned long addr, bool write)
 {
 	u64 *t = pml4;
+	/* The guarantee, checked: interrupts are off (step 1) - unless they are
+	 * on by request (gup.debug_irqs_on), so that the torture has to catch it. */
+	lockdep_assert(irqs_disabled() || irqs_on);
 	for (int level = 3; level > 0; level--) {			/* step 2 */
 		u64 e = READ_ONCE(t[(addr >> (12 + 9 * level)) & 511]);
 		if ((e & (PTE_P | PTE_U)) != (PTE_P | PTE_U) || (e & PTE_PS)) {
