@@ -15,6 +15,7 @@
 #include "mm/vm.h"
 #include "mm/page.h"
 #include "kernel/rcu.h"
+#include "kernel/lockdep.h"
 #include "kernel/wait.h"
 #include "kernel/sched.h"
 #include "kernel/cmdline.h"
@@ -105,6 +106,7 @@ void address_space_init(struct address_space *m, const struct address_space_ops 
 	radix_tree_init_root(&m->tree);
 	rwlock_init(&m->tree_lock, "tree_lock");
 	radix_tree_set_lock(&m->tree, &m->tree_lock);	/* checked by the tree (lockdep) */
+	m->page_lock_subclass = 0;
 	m->nrpages = 0;
 	m->size = 0;
 	m->a_ops = ops;
@@ -234,21 +236,39 @@ static struct wait_queue_head *page_waitqueue(struct page *page)
 	return &page_waitqueues[(page_to_pfn(page) * 0x9e3779b1u >> 7) % PAGE_WAIT_HASH];
 }
 
+/*
+ * lockdep's view of the page lock (kernel/lockdep.h): the class
+ * "page_lock", in its mapping's subclass - a block device's pages are file
+ * system metadata, locked inside file pages' locks (fs/ext2/ext2.h).
+ */
+static void page_lock_acquire(struct page *page, unsigned flags, unsigned long site)
+{
+	if (lockdep_enabled()) {
+		struct address_space *m = READ_ONCE(page->mapping);
+		lockdep_page_acquire(page, m ? m->page_lock_subclass : 0, flags, site);
+	}
+}
+
 bool trylock_page(struct page *page)
 {
-	return !test_and_set_bit(PG_locked, &page->flags);	/* lock bts: acquire */
+	bool got = !test_and_set_bit(PG_locked, &page->flags);	/* lock bts: acquire */
+	if (got)
+		page_lock_acquire(page, LOCKDEP_TRY, LOCKDEP_SITE());
+	return got;
 }
 
 void lock_page(struct page *page)
 {
 	might_sleep();
-	while (!trylock_page(page))
+	page_lock_acquire(page, 0, LOCKDEP_SITE());	/* before waiting */
+	while (test_and_set_bit(PG_locked, &page->flags))	/* lock bts: acquire */
 		wait_event(*page_waitqueue(page), !test_bit(PG_locked, &page->flags));
 }
 
 void unlock_page(struct page *page)
 {
 	BUG_ON(!test_bit(PG_locked, &page->flags), "unlock_page of an unlocked page");
+	lockdep_page_release(page);
 	clear_bit(PG_locked, &page->flags);	/* lock btr: release, full barrier */
 	wake_up_all(page_waitqueue(page));
 }
@@ -295,6 +315,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 	set_bit(PG_locked, &page->flags);	/* nobody else can see it yet */
 	get_page(page);				/* the cache's reference */
 	page->mapping = m;
+	page_lock_acquire(page, LOCKDEP_TRY, LOCKDEP_SITE());
 	page->index = index;
 	page->private = 0;
 	unsigned long f = write_lock_irqsave(&m->tree_lock);
@@ -307,6 +328,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 	radix_tree_preload_end();
 	if (err) {
 		page->mapping = NULL;
+		lockdep_page_release(page);
 		clear_bit(PG_locked, &page->flags);
 		put_page(page);
 		return err;
@@ -356,6 +378,7 @@ bool remove_mapping(struct address_space *m, struct page *page)
 	STAT(evictions);
 	/* Step E5. Frozen: nobody can be waiting on the lock (waiters hold
 	 * references), so the flags can go with the page. */
+	lockdep_page_release(page);
 	__atomic_store_n(&page->flags, 0, __ATOMIC_RELAXED);
 	free_frozen_pages(page, 0);
 	return true;
