@@ -144,6 +144,19 @@ static __noreturn void kernel_exception(struct trap_frame *tf)
 
 static bool user_copy_fault(struct trap_frame *tf);
 
+/*
+ * On the way back to user mode: deliver signals with interrupts on (writing
+ * a signal frame is a user copy, which may fault, and the fault may sleep),
+ * then turn them off again for the exit path, whose swapgs ... iretq must
+ * not be interrupted (an interrupt there would run on the user's GS base).
+ */
+static void return_to_user(struct trap_frame *tf)
+{
+	sti();
+	handle_signals(tf);
+	cli();
+}
+
 void trap_dispatch(struct trap_frame *tf)
 {
 	u64 v = tf->vector;
@@ -155,7 +168,7 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v < 32) {
 		if (tf->cs & 3) {		/* the program's fault, not ours */
 			user_exception(tf);
-			handle_signals(tf);
+			return_to_user(tf);
 			return;
 		}
 		if (v == T_PF && user_copy_fault(tf))
@@ -179,7 +192,7 @@ void trap_dispatch(struct trap_frame *tf)
 		lapic_eoi();
 	sched_preempt_irq(tf);	/* may switch tasks: must come after the EOI */
 	if (tf->cs & 3)
-		handle_signals(tf);
+		return_to_user(tf);
 }
 
 /*

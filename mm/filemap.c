@@ -281,12 +281,14 @@ static void end_page_writeback(struct page *page)
 
 void wait_on_page_writeback(struct page *page)
 {
+	might_sleep();
 	if (test_bit(PG_writeback, &page->flags))
 		wait_event(*page_waitqueue(page), !test_bit(PG_writeback, &page->flags));
 }
 
 struct page *find_lock_page(struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	for (;;) {
 		struct page *page = find_get_page(m, index);
 		if (!page)
@@ -304,6 +306,7 @@ struct page *find_lock_page(struct address_space *m, unsigned long index)
 
 int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	if (pagecache_nr_pages() >= vmscan_max_pages()) {
 		vmscan_direct_reclaim(32);
 		if (pagecache_nr_pages() >= vmscan_max_pages())
@@ -429,6 +432,7 @@ int write_one_page(struct page *page)
 
 int filemap_write_and_wait(struct address_space *m)
 {
+	might_sleep();
 	struct page *pages[16];
 	unsigned long next = 0;
 	int err = 0;
@@ -461,6 +465,7 @@ int filemap_write_and_wait(struct address_space *m)
 
 void truncate_inode_pages(struct address_space *m, u64 from)
 {
+	might_sleep();
 	unsigned long start = (unsigned long)((from + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	struct page *pages[16];
 
@@ -499,6 +504,7 @@ void truncate_inode_pages(struct address_space *m, u64 from)
  */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last)
 {
+	might_sleep();
 	int err = filemap_write_and_wait(m);
 	for (unsigned long i = first; i <= last; i++) {
 		struct page *page = find_lock_page(m, i);
@@ -562,6 +568,7 @@ static struct page *read_new_page(struct address_space *m, unsigned long index)
 
 struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
 {
+	might_sleep();
 	for (int tries = 0; tries < 32; tries++) {
 		struct page *page = find_get_page(m, index);
 		if (!page) {
@@ -605,6 +612,7 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 
 ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 {
+	might_sleep();
 	u64 size = READ_ONCE(m->size);
 	size_t done = 0;
 
@@ -628,6 +636,7 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 
 ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos)
 {
+	might_sleep();
 	size_t done = 0;
 
 	while (done < len) {
@@ -670,6 +679,7 @@ ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 
 
 struct page *find_or_create_page(struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	for (;;) {
 		struct page *page = find_lock_page(m, index);
 		if (page)

@@ -103,6 +103,7 @@ static bool pte_pinnable(pte_t v, bool write, struct page **page)
 long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr, unsigned flags,
 		    struct page **pages)
 {
+	might_sleep();	/* mmap_lock, faults */
 	bool write = flags & GUP_WRITE;
 	for (unsigned long i = 0; i < nr; i++) {
 		unsigned long addr = (start & PAGE_MASK) + i * PAGE_SIZE;
@@ -196,6 +197,7 @@ long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,
 	struct mm_struct *mm = current_task()->mm;
 	bool write = flags & GUP_WRITE;
 	unsigned long end = (start & PAGE_MASK) + nr * PAGE_SIZE, i = 0;
+	might_sleep();	/* the slow path may finish the job */
 	*nr_fast = 0;
 	if (!mm || end < start || end > USER_TOP)
 		return -EFAULT;

@@ -178,6 +178,7 @@ static bool reclaim_one(struct page *page)
 
 unsigned long vmscan_direct_reclaim(unsigned long nr)
 {
+	might_sleep();	/* writes dirty pages back */
 	struct page *batch[SCAN_BATCH];
 	unsigned long freed = 0, scanned = 0, budget = 4 * nr + 2 * SCAN_BATCH;
 
