@@ -5,10 +5,12 @@
  * The lookup and eviction protocol is stated once, in mm/pagecache.h;
  * the code below cites its steps.
  *
- * Lock order (pagecache.h): page lock -> mapping->tree_lock -> lru_lock.
- *   remove_mapping: page lock (held by reclaim) -> tree_lock.
- *   delete_from_page_cache: page lock -> tree_lock, then lru_lock (lru_del).
- *   set_page_dirty: tree_lock alone.
+ * Lock order (pagecache.h; names are lockdep classes, checked at run time):
+ * 'page_lock' -> 'tree_lock' -> 'lru'.
+ *   remove_mapping: 'page_lock' (held by reclaim) -> 'tree_lock'.
+ *   delete_from_page_cache: 'page_lock' -> 'tree_lock', then 'lru' (lru_del).
+ *   add_to_page_cache_lru: the new page's 'page_lock' -> 'tree_lock', then 'lru'.
+ *   set_page_dirty: 'tree_lock' alone.
  */
 #include "mm/pagecache.h"
 #include "mm/vmscan.h"

@@ -1,7 +1,7 @@
 /*
  * vmscan.c - LRU lists, second-chance scanning, and the reclaim thread.
  *
- * Lock order: page lock -> tree_lock -> lru_lock (see vmscan.h).
+ * Lock order: 'page_lock' -> 'tree_lock' -> 'lru' (lockdep classes; vmscan.h).
  *   reclaim: isolate under lru_lock, then trylock_page outside it, then
  *   remove_mapping (tree_lock); put-back takes lru_lock again alone.
  *
