@@ -2,7 +2,7 @@
  * lockdep.h (host shim) - the kernel's lock checker is not here: the host
  * tests have ThreadSanitizer instead. Every hook does nothing and every
  * assertion passes, as in a kernel booted with lockdep=off (a condition is
- * evaluated, so the helpers it calls count as used, and ignored).
+ * evaluated, so the functions it calls count as used, and ignored).
  */
 #ifndef KERNEL_LOCKDEP_H
 #define KERNEL_LOCKDEP_H
