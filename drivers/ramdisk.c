@@ -70,6 +70,7 @@ struct blockdev *ramdisk_init(void)
 		root.delay_us = (unsigned)cmdline_get_u64("ramdisk.delay_us", 0);
 		address_space_init(&root.mapping, &ramdisk_ops, &root);
 		root.mapping.size = root.nblocks * BLOCK_SIZE;
+		root.mapping.page_lock_subclass = 1;	/* metadata (pagecache.h) */
 		have_root = true;
 		printk("ramdisk: ram0 is root.img, %llu blocks of 4 KiB",
 		       (unsigned long long)root.nblocks);

@@ -9,6 +9,20 @@
  * mkdir, link, unlink, rmdir, rename) walk to the parent directory, then
  * hold s_ns for writing while they check and change it, so what they
  * checked is still true when they change it.
+ *
+ * Lock order (fs/vfs.h; quoted names are lockdep classes, checked at run
+ * time):
+ *   'pos_lock' -> 's_ns'         readdir (a file's offset, then the names)
+ *   's_ns' -> 'i_mutex'          create, mkdir, link, unlink, rmdir, rename:
+ *                                the name space, then the inode they change
+ *   'i_mutex' -> 'i_mutex/1'     rename: the moved inode, then the one it
+ *                                replaces. Only under s_ns held for writing,
+ *                                so two renames never take them crosswise.
+ *   's_ns' -> 'icache'           iget, new_inode under the name space
+ *   's_ns' -> 'page_lock', 'i_map', 'ext2_alloc' ...  the file system's
+ *                                directory blocks and allocation (ext2.h)
+ * A path walk holds s_ns for reading only while it looks one name up, and
+ * lets go of it before the next component.
  */
 #include "fs/vfs.h"
 #include "kernel/string.h"
@@ -420,8 +434,8 @@ int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, con
 	if (err)
 		goto unlock;
 	mutex_lock(&moved->i_mutex);
-	if (over)
-		mutex_lock(&over->i_mutex);
+	if (over)	/* the second i_mutex held: lockdep subclass 1 (s_ns serialises renames) */
+		mutex_lock_nested(&over->i_mutex, 1);
 	err = odir->op->rename(odir, olast, olen, moved, ndir, nlast, nlen, over);
 	if (over)
 		mutex_unlock(&over->i_mutex);

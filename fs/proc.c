@@ -10,6 +10,8 @@
  *   /proc/kmsg       the kernel log, every level (kernel/printk.c)
  *   /proc/fail-nth   write N: the calling thread's Nth kmalloc from now
  *                    fails (mm/slab.c), to test the paths that handle it
+ *   /proc/lockdep    the lock classes and the lock order learnt so far
+ *                    (kernel/lockdep.h), with where each order was seen
  *
  * /proc is a small file system of its own, reached from the root
  * directory's name "proc" (namei.c); its files are read from a snapshot
@@ -26,6 +28,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/lockdep.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -103,13 +106,19 @@ static int show_fail_nth(char *buf, int size)
 	return snprintf(buf, size, "%d\n", current_task()->fail_nth);
 }
 
-#define FAIL_NTH_INO 8
+#define FAIL_NTH_INO 9
+
+static int show_lockdep(char *buf, int size)
+{
+	return lockdep_show(buf, size);
+}
 
 static const struct proc_entry entries[] = {
 	{ "fail-nth", FAIL_NTH_INO, show_fail_nth },
 	{ "gup", 6, show_gup },
 	{ "gup_mode", 7, show_gup_mode },
 	{ "kmsg", 5, show_kmsg },
+	{ "lockdep", 8, show_lockdep },
 	{ "meminfo", 2, show_meminfo },
 	{ "pagecache", 3, show_pagecache },
 	{ "vm", 4, show_vm },

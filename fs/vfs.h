@@ -11,14 +11,23 @@
  * page cache: vfs_read is filemap_read on the inode's address_space; writes
  * go through the file system (which allocates blocks) into filemap_write.
  *
- * Locks, in the order they nest:
- *   sb->s_ns (rwsem)   the name space of one file system: path lookups and
- *                      readdir hold it for reading; create, link, unlink,
- *                      mkdir, rmdir and rename for writing.
- *   inode->i_mutex     an inode's size, blocks and times: write, truncate,
- *                      and name-space operations on the inode they change.
- *   page lock          (mm/pagecache.h), then the file system's own locks.
- *   icache_lock        (spinlock, leaf) the inode hash and the lists.
+ * Locks, in the order they nest (the quoted names are lockdep classes,
+ * kernel/lockdep.h, so the order is checked at run time):
+ *   'mount_lock' (mutex) mounting and unmounting the root; outside all.
+ *   file->pos_lock ('pos_lock', mutex) one open file's offset: read, write,
+ *                      lseek and readdir; before the two below.
+ *   sb->s_ns ('s_ns', rwsem) the name space of one file system: path
+ *                      lookups and readdir hold it for reading; create,
+ *                      link, unlink, mkdir, rmdir and rename for writing.
+ *   inode->i_mutex ('i_mutex') an inode's size, blocks and times: write,
+ *                      truncate, and name-space operations on the inode
+ *                      they change. rename holds two: the replaced one is
+ *                      'i_mutex/1' (mutex_lock_nested), under s_ns.
+ *   page lock ('page_lock', mm/pagecache.h), then the file system's own
+ *                      locks (fs/ext2/ext2.h).
+ *   icache_lock ('icache', spinlock) the inode hash and the lists; nothing
+ *                      is taken under it but what an interrupt takes.
+ *   files->lock ('files', spinlock) a descriptor table; a leaf.
  * Path lookups take s_ns for reading one component at a time; file data
  * reads take none of these (the lockless page cache).
  */

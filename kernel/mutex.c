@@ -9,7 +9,9 @@
  * SLEEPING is set before wait_lock is dropped, so a hand-off between the
  * unlock and schedule() just makes schedule() return.
  *
- * Lock order: wait_lock -> rq->lock (mutex_unlock -> wake_up_process).
+ * Lock order: 'mutex.wait_lock' -> 'rq' (mutex_unlock -> wake_up_process).
+ * lockdep sees the mutex itself as taken (and ordered after everything the
+ * task holds) before the locker sleeps for it.
  * Memory order: the previous holder's critical section happens before the
  * next holder's through wait_lock (release by one, acquire by the other).
  */
@@ -44,20 +46,22 @@ static const char *owner_name(const struct mutex *m)
 
 void mutex_init(struct mutex *m, const char *name)
 {
-	spin_lock_init(&m->wait_lock, "mutex");
+	spin_lock_init(&m->wait_lock, "mutex.wait_lock");
 	m->owner = NULL;
 	list_init(&m->waiters);
 	m->name = name;
+	m->dep_class = 0;
 }
 
-void mutex_lock(struct mutex *m)
+static void lock_common(struct mutex *m, unsigned subclass, unsigned long site)
 {
 	struct task *me = current_task();
 	struct mutex_waiter w = { me, { NULL, NULL } };
 
-	might_sleep();
 	if (broken())
 		return;
+	if (lockdep_enabled())	/* before sleeping: an inversion is reported, not slept on */
+		lockdep_acquire(m, m->name, &m->dep_class, subclass, LOCKDEP_SLEEPING, site);
 	spin_lock(&m->wait_lock);
 	if (m->owner == me)
 		panic("BUG: mutex '%s': recursive lock by '%s' (tid %d)", m->name, me->name, me->tid);
@@ -76,6 +80,18 @@ void mutex_lock(struct mutex *m)
 	spin_unlock(&m->wait_lock);	/* the unlocker unlinked w */
 }
 
+void mutex_lock(struct mutex *m)
+{
+	might_sleep();
+	lock_common(m, 0, LOCKDEP_SITE());
+}
+
+void mutex_lock_nested(struct mutex *m, unsigned subclass)
+{
+	might_sleep();
+	lock_common(m, subclass, LOCKDEP_SITE());
+}
+
 bool mutex_trylock(struct mutex *m)
 {
 	struct task *me = current_task();
@@ -87,6 +103,9 @@ bool mutex_trylock(struct mutex *m)
 	if (got)
 		m->owner = me;
 	spin_unlock(&m->wait_lock);
+	if (got && lockdep_enabled())
+		lockdep_acquire(m, m->name, &m->dep_class, 0, LOCKDEP_SLEEPING | LOCKDEP_TRY,
+				LOCKDEP_SITE());
 	return got;
 }
 
@@ -100,6 +119,8 @@ void mutex_unlock(struct mutex *m)
 	if (m->owner != me)
 		panic("BUG: mutex '%s': unlocked by '%s' (tid %d), owner '%s'", m->name,
 		      me->name, me->tid, owner_name(m));
+	if (lockdep_enabled())
+		lockdep_release(m, LOCKDEP_SLEEPING);
 	if (list_empty(&m->waiters)) {
 		m->owner = NULL;
 	} else {

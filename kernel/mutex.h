@@ -6,6 +6,8 @@
  * mutex straight to the longest waiter (FIFO hand-off): nobody can overtake
  * a sleeper, so nobody starves. Locking a mutex you already hold, or
  * unlocking one you do not hold, is a BUG naming the mutex and the tasks.
+ * lockdep (kernel/lockdep.h) keeps a held mutex on its task's stack of held
+ * locks, so it is tracked across sleeps and CPUs.
  *
  * The command-line word debug.broken_mutex=1 (a test of the tests) makes
  * mutex_lock and mutex_unlock do nothing at all; lock_mutex_mutual_exclusion
@@ -26,15 +28,23 @@ struct mutex {
 	spinlock_t wait_lock;		/* guards owner and waiters */
 	struct task *owner;		/* [L:wait_lock] holder, NULL when free */
 	struct list_head waiters;	/* [L:wait_lock] sleeping lockers, oldest first */
-	const char *name;		/* [I] for reports */
+	const char *name;		/* [I] for reports; its lockdep class */
+	u16 dep_class;			/* [A] lockdep's class, cached at first use */
 };
 
-#define MUTEX_INIT(m, n) { SPINLOCK_INIT("mutex"), NULL, LIST_HEAD_INIT((m).waiters), n }
+#define MUTEX_INIT(m, n) \
+	{ SPINLOCK_INIT("mutex.wait_lock"), NULL, LIST_HEAD_INIT((m).waiters), n, 0 }
 #define DEFINE_MUTEX(m) struct mutex m = MUTEX_INIT(m, #m)
 
 void mutex_init(struct mutex *m, const char *name);
 /* mutex_lock: return holding m. May sleep (might_sleep checks the caller). */
 void mutex_lock(struct mutex *m);
+/*
+ * mutex_lock_nested: mutex_lock, for the inner of two mutexes of one class
+ * held together (rename's two i_mutex); subclass names its place in their
+ * order for lockdep (kernel/lockdep.h). May sleep.
+ */
+void mutex_lock_nested(struct mutex *m, unsigned subclass);
 /* mutex_trylock: take m if it is free and nobody waits; true if taken. Never sleeps. */
 bool mutex_trylock(struct mutex *m);
 /* mutex_unlock: the caller must hold m; hands it to the first waiter. Never sleeps. */

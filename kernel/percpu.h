@@ -23,11 +23,12 @@ struct cpu {
 	u32 apic_id;		/* [I] local APIC id */
 	u64 ticks;		/* [P] timer interrupts taken */
 	int in_panic;		/* [P] nonzero while this CPU reports a panic */
-	unsigned long irq_depth;	/* [P] nested interrupt/exception depth */
+	unsigned long irq_depth;	/* [P] interrupt handlers running (kernel/lockdep.h) */
 	void *kstack_top;	/* [I] top of this CPU's boot kernel stack */
 	void *ist_top[3];	/* [I] tops of the double-fault, NMI, MC stacks */
 	u64 user_rsp;		/* [P] syscall entry: the user rsp, until it is saved */
 	u64 syscall_rsp;	/* [P] syscall entry: the running task's kernel stack top */
+	int rcu_read_depth;	/* [P] rcu_read_lock nesting (counted while lockdep is on) */
 };
 
 extern struct cpu cpus[MAX_CPUS];

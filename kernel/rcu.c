@@ -7,8 +7,11 @@
  * The guarantee and the grace-period algorithm, as numbered steps, are in
  * kernel/rcu.h; the code below cites them ("step 3").
  *
- * Lock order: rq lock (scheduler) -> gp_lock: rcu_note_context_switch is
- * called from schedule(); gp_lock is a leaf taken with interrupts off.
+ * Lock order: 'rcu_gp' (gp_lock) is taken with interrupts off and holds
+ * nothing but printk's 'log' and 'console' (the stall warning). schedule()
+ * calls rcu_note_context_switch before it takes 'rq', so the two do not
+ * nest. Any spinlock held with interrupts on comes before 'rcu_gp': the
+ * tick takes it in an interrupt.
  */
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
@@ -20,6 +23,7 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/x86.h"
+#include "kernel/string.h"
 
 #define FORCE_MS 20
 #define STALL_MS 2000
@@ -270,6 +274,26 @@ static int rcu_cb_thread(void *arg)
 		}
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+void rcu_read_unlock_underflow(void)
+{
+	panic("rcu: rcu_read_unlock on cpu%d without rcu_read_lock", smp_processor_id());
+}
+
+void rcu_dereference_failed(const char *file, int line, const char *func, const char *ptr,
+			    const char *cond)
+{
+	bool alt = strcmp(cond, "false") != 0;
+
+	pr_err("lockdep: unprotected rcu_dereference on cpu%d, preempt_count %d, interrupts %s",
+	       smp_processor_id(), preempt_count(), irqs_disabled() ? "off" : "on");
+	lockdep_print_held();
+	panic("lockdep: unprotected rcu_dereference of %s at %s:%d (%s): not inside "
+	      "rcu_read_lock()%s%s%s", ptr, file, line, func, alt ? ", and not " : "",
+	      alt ? cond : "", alt ? "" : " (nothing else protects it)");
 }
 
 struct sync_wait {

@@ -5,11 +5,16 @@
  * The guarantee: a grace period that starts after a pointer was unpublished
  * ends only after every CPU has passed through a quiescent state, so every
  * read-side critical section that could have seen the old pointer has
- * ended. Readers pay nothing but a preemption-count increment.
+ * ended. Readers pay nothing but a preemption-count increment (and, while
+ * lockdep checks, a second count).
  *
  * Read side: rcu_read_lock() ... rcu_dereference(p) ... rcu_read_unlock().
  * A reader must not sleep. Interrupts-off regions are read-side sections
- * too (a CPU with interrupts off cannot pass a quiescent state).
+ * too (a CPU with interrupts off cannot pass a quiescent state); code that
+ * relies on that says so in its rcu_dereference_check condition
+ * (irqs_disabled()). rcu_dereference checks, while lockdep is on, that it
+ * is called inside rcu_read_lock(); rcu_dereference_check(p, cond) also
+ * accepts cond, such as the lock that otherwise keeps p's object alive.
  * Update side: publish with rcu_assign_pointer, then either wait
  * (synchronize_rcu, may sleep) or defer (call_rcu) before freeing.
  *
@@ -49,24 +54,80 @@
 #include "kernel/types.h"
 #include "kernel/atomic.h"
 #include "kernel/preempt.h"
+#include "kernel/lockdep.h"
 
-/* Enter/leave a read-side critical section: preemption off (nestable). */
+/*
+ * Enter/leave a read-side critical section: preemption off (nestable).
+ * While lockdep is on, this CPU's rcu_read_depth counts the sections too,
+ * so that the checks below can tell a reader from code that merely runs
+ * with preemption off (holding a spinlock happens to keep a grace period
+ * from ending, but says nothing about which data it means to protect).
+ * Each count is one gs-relative instruction, so it always lands on the
+ * count of the CPU the reader runs on (preempt.h explains why).
+ */
+#define RCU_DEPTH_OFFSET __builtin_offsetof(struct cpu, rcu_read_depth)
+
 static inline void rcu_read_lock(void)
 {
 	preempt_disable();
+	if (lockdep_enabled())
+		__asm__ __volatile__("incl %%gs:%c0" :: "i"(RCU_DEPTH_OFFSET) : "memory");
 }
+
+static inline int rcu_read_depth(void)
+{
+	int n;
+	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(n) : "i"(RCU_DEPTH_OFFSET) : "memory");
+	return n;
+}
+
+void rcu_read_unlock_underflow(void) __noreturn;
 
 static inline void rcu_read_unlock(void)
 {
+	if (lockdep_enabled()) {
+		if (unlikely(rcu_read_depth() <= 0))
+			rcu_read_unlock_underflow();
+		__asm__ __volatile__("decl %%gs:%c0" :: "i"(RCU_DEPTH_OFFSET) : "memory");
+	}
 	preempt_enable();
 }
 
+/* rcu_read_lock_held: is the caller inside rcu_read_lock()? (True with lockdep off.) */
+static inline bool rcu_read_lock_held(void)
+{
+	return !lockdep_enabled() || rcu_read_depth() > 0;
+}
+
+/* The report behind rcu_dereference_check: panics. */
+void rcu_dereference_failed(const char *file, int line, const char *func, const char *ptr,
+			    const char *cond) __noreturn;
+
 /*
- * rcu_dereference: load an RCU-protected pointer. Acquire, so the fields
- * of the object are read after the pointer (x86-64: a plain mov; the order
- * is what matters to the compiler and to weaker machines).
+ * rcu_dereference_raw: load an RCU-protected pointer. Acquire, so the
+ * fields of the object are read after the pointer (x86-64: a plain mov;
+ * the order is what matters to the compiler and to weaker machines).
+ * Unchecked: for loads whose protection was checked once already (a walk
+ * that checked its first step).
  */
-#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_dereference_raw(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+
+/*
+ * rcu_dereference_check(p, cond): rcu_dereference_raw, after checking
+ * (lockdep on) that the caller is an RCU reader or that cond holds - cond
+ * names the other thing that keeps p's object alive, usually the lock its
+ * updaters take: lockdep_is_held(&m->tree_lock). The idea is Linux's
+ * rcu_dereference_check (Paul McKenney, 2.6.34). rcu_dereference(p) is
+ * the check with no alternative: rcu_read_lock() or nothing.
+ */
+#define rcu_dereference_check(p, cond)                                         \
+	({                                                                     \
+		if (lockdep_enabled() && unlikely(!rcu_read_lock_held() && !(cond))) \
+			rcu_dereference_failed(__FILE__, __LINE__, __func__, #p, #cond); \
+		rcu_dereference_raw(p);                                        \
+	})
+
+#define rcu_dereference(p) rcu_dereference_check(p, false)
 
 /*
  * rcu_assign_pointer: publish p = v. Release, so the object's

@@ -3,7 +3,8 @@
  * (steps R1, R2, W1, W2) and why it excludes and does not starve.
  *
  * Lock order: none; this file takes no lock but the one asked for (a wait
- * report takes the console lock through printk).
+ * report takes the console lock through printk). lockdep's hooks sit where
+ * spinlock.c's do: before waiting, and before letting go.
  */
 #include "kernel/rwlock.h"
 #include "kernel/percpu.h"
@@ -138,6 +139,8 @@ void read_lock(rwlock_t *l)
 	u32 stop = reader_stoppers(l);
 
 	preempt_disable();
+	if (lockdep_enabled())
+		lockdep_acquire(l, l->name, &l->dep_class, 0, LOCKDEP_READ, LOCKDEP_SITE());
 	/* The first look is the R1 add itself: no writer about, one atomic op. */
 	while (!read_try(l, stop)) {
 		while (rw_peek(l) & stop) {
@@ -149,6 +152,8 @@ void read_lock(rwlock_t *l)
 
 void read_unlock(rwlock_t *l)
 {
+	if (lockdep_enabled())
+		lockdep_release(l, 0);
 	/* R2. Release: the critical section's reads come first. x86-64: lock xadd. */
 	u32 old = __atomic_fetch_sub(&l->word, RW_READER, __ATOMIC_RELEASE);
 
@@ -201,6 +206,8 @@ void write_lock(rwlock_t *l)
 	 * before W2: reading it back means we hold the lock already. */
 	if (unlikely(READ_ONCE(l->writer) == self))
 		panic("rwlock '%s': recursive write lock on cpu%d", rw_name(l), self);
+	if (lockdep_enabled())
+		lockdep_acquire(l, l->name, &l->dep_class, 0, 0, LOCKDEP_SITE());
 	while (!write_try(l, seen = rw_peek(l))) {
 		if (!(seen & RW_WAITING))
 			/* Relaxed: a flag for readers, no data. x86-64: lock or. */
@@ -219,6 +226,8 @@ void write_unlock(rwlock_t *l)
 	if (unlikely(writer != self) && !is_broken(l))
 		panic("rwlock '%s': write_unlock by non-owner cpu%d (writer cpu%d)", rw_name(l),
 		      self, writer);
+	if (lockdep_enabled())
+		lockdep_release(l, 0);
 	WRITE_ONCE(l->writer, -1);	/* plain mov, before W2 */
 	/* W2. Release: the critical section comes first. x86-64: lock and. */
 	__atomic_fetch_and(&l->word, ~RW_WRITER, __ATOMIC_RELEASE);

@@ -55,7 +55,9 @@
  * Debug checks: a recursive write_lock on one CPU, and write_unlock by a
  * CPU that is not the writer, panic with the lock's name; a wait of over
  * a second is reported once (with the writer's NMI backtrace when a writer
- * holds it).
+ * holds it). lockdep (kernel/lockdep.h) checks both sides like a spinlock:
+ * a reader can wait behind a waiting writer, so for deadlocks the read side
+ * orders like the write side, and a recursive read_lock is reported.
  */
 #ifndef KERNEL_RWLOCK_H
 #define KERNEL_RWLOCK_H
@@ -64,6 +66,7 @@
 #include "kernel/atomic.h"
 #include "kernel/x86.h"
 #include "kernel/preempt.h"
+#include "kernel/lockdep.h"
 
 #define RW_WRITER 1u
 #define RW_WAITING 2u
@@ -74,7 +77,8 @@ typedef struct {
 	u32 word;		/* [A] RW_WRITER | RW_WAITING | readers * RW_READER */
 	int writer;		/* [L:self] CPU holding the write side, -1 if none */
 	bool test;		/* [I] broken by debug.broken_rwlock */
-	const char *name;	/* [I] for reports */
+	const char *name;	/* [I] for reports; its lockdep class */
+	u16 dep_class;		/* [A] lockdep's class, cached at first use */
 } rwlock_t;
 
 #define RWLOCK_INIT(n) { .word = 0, .writer = -1, .name = (n) }

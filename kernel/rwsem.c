@@ -7,7 +7,7 @@
  * under wait_lock. So, as in mutex.c, no wake-up is lost and no entry is
  * used after its owner has left.
  *
- * Lock order: wait_lock -> rq->lock (up_read, up_write -> wake_up_process).
+ * Lock order: 'rwsem.wait_lock' -> 'rq' (up_read, up_write -> wake_up_process).
  */
 #include "kernel/rwsem.h"
 #include "kernel/sched.h"
@@ -49,11 +49,12 @@ static bool broken(enum broken_mode mode)
 
 void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
-	spin_lock_init(&sem->wait_lock, "rwsem");
+	spin_lock_init(&sem->wait_lock, "rwsem.wait_lock");
 	sem->readers = 0;
 	sem->writer = NULL;
 	list_init(&sem->waiters);
 	sem->name = name;
+	sem->dep_class = 0;
 }
 
 /* May a reader / writer enter now, ignoring the queue? wait_lock held. */
@@ -82,9 +83,23 @@ static void wait_granted(struct rw_semaphore *sem, bool write)
 	spin_unlock(&sem->wait_lock);
 }
 
+/* lockdep's view (kernel/lockdep.h): taken before waiting, or after a trylock. */
+static void dep_acquire(struct rw_semaphore *sem, unsigned flags, unsigned long site)
+{
+	if (lockdep_enabled())
+		lockdep_acquire(sem, sem->name, &sem->dep_class, 0, flags | LOCKDEP_SLEEPING, site);
+}
+
+static void dep_release(struct rw_semaphore *sem)
+{
+	if (lockdep_enabled())
+		lockdep_release(sem, LOCKDEP_SLEEPING);
+}
+
 void down_read(struct rw_semaphore *sem)
 {
 	might_sleep();
+	dep_acquire(sem, LOCKDEP_READ, LOCKDEP_SITE());
 	spin_lock(&sem->wait_lock);
 	/* Anyone waiting (a writer, or readers behind one) goes first. */
 	if (reader_fits(sem) && (list_empty(&sem->waiters) || broken(BROKEN_STARVE))) {
@@ -100,6 +115,7 @@ void down_write(struct rw_semaphore *sem)
 	struct task *me = current_task();
 
 	might_sleep();
+	dep_acquire(sem, 0, LOCKDEP_SITE());
 	spin_lock(&sem->wait_lock);
 	if (sem->writer == me)
 		panic("BUG: rwsem '%s': recursive down_write by '%s' (tid %d)", sem->name,
@@ -119,6 +135,8 @@ bool down_read_trylock(struct rw_semaphore *sem)
 	if (got)
 		sem->readers++;
 	spin_unlock(&sem->wait_lock);
+	if (got)
+		dep_acquire(sem, LOCKDEP_READ | LOCKDEP_TRY, LOCKDEP_SITE());
 	return got;
 }
 
@@ -129,6 +147,8 @@ bool down_write_trylock(struct rw_semaphore *sem)
 	if (got)
 		sem->writer = current_task();
 	spin_unlock(&sem->wait_lock);
+	if (got)
+		dep_acquire(sem, LOCKDEP_TRY, LOCKDEP_SITE());
 	return got;
 }
 
@@ -160,6 +180,7 @@ static void grant_waiters(struct rw_semaphore *sem)
 
 void up_read(struct rw_semaphore *sem)
 {
+	dep_release(sem);
 	spin_lock(&sem->wait_lock);
 	BUG_ON(sem->readers <= 0, "up_read without down_read");
 	sem->readers--;
@@ -175,6 +196,7 @@ void up_write(struct rw_semaphore *sem)
 	if (sem->writer != me)
 		panic("BUG: rwsem '%s': up_write by '%s' (tid %d), writer '%s'", sem->name,
 		      me->name, me->tid, sem->writer ? sem->writer->name : "(none)");
+	dep_release(sem);
 	sem->writer = NULL;
 	grant_waiters(sem);
 	spin_unlock(&sem->wait_lock);

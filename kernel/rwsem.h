@@ -14,6 +14,12 @@
  * `readers` lets only one reader in at a time, `starve` lets new readers
  * overtake a waiting writer. Each lock_rwsem_* test must catch one of them.
  *
+ * lockdep (kernel/lockdep.h) keeps a held semaphore, either side, on the
+ * task's stack of held locks. A reader can queue behind a waiting writer,
+ * so for deadlocks the read side orders like the write side, and a task
+ * that takes the read side twice is reported (a writer arriving between
+ * the two would deadlock it).
+ *
  * Lock legend: [L:wait_lock] the semaphore's spinlock, [I] immutable.
  */
 #ifndef KERNEL_RWSEM_H
@@ -30,10 +36,12 @@ struct rw_semaphore {
 	int readers;			/* [L:wait_lock] readers inside */
 	struct task *writer;		/* [L:wait_lock] the writer inside, or NULL */
 	struct list_head waiters;	/* [L:wait_lock] sleepers, oldest first */
-	const char *name;		/* [I] for reports */
+	const char *name;		/* [I] for reports; its lockdep class */
+	u16 dep_class;			/* [A] lockdep's class, cached at first use */
 };
 
-#define RWSEM_INIT(s, n) { SPINLOCK_INIT("rwsem"), 0, NULL, LIST_HEAD_INIT((s).waiters), n }
+#define RWSEM_INIT(s, n) \
+	{ SPINLOCK_INIT("rwsem.wait_lock"), 0, NULL, LIST_HEAD_INIT((s).waiters), n, 0 }
 #define DEFINE_RWSEM(s) struct rw_semaphore s = RWSEM_INIT(s, #s)
 
 void init_rwsem(struct rw_semaphore *sem, const char *name);

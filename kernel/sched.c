@@ -8,14 +8,20 @@
  * to the CPU it last ran on. The rules (task states, the wake-up race) are
  * in kernel/sched.h; docs/sched.md walks through a switch.
  *
- * Lock order (an edge A -> B: B is taken while A is held):
- *   mutex/rwsem wait_lock -> rq->lock   mutex_unlock, up_read -> wake_up_process
- *   wait-queue lock       -> rq->lock   wake_up, complete -> wake_up_process
- *   sleep-timer lock      -> rq->lock   sched_tick -> sleep_timers_run -> wake_up_process
- *   rq->lock -> another rq->lock        only with spin_trylock (pull_task), so
- *                                       two pulling CPUs cannot deadlock
- *   stack_lock                          a leaf
- * Every holder of an rq->lock has interrupts off, so the tick can take it. wake_up_process never holds two rq locks at once.
+ * Lock order (an edge A -> B: B is taken while A is held; each name is a
+ * lockdep class, kernel/lockdep.h, so the edges are checked at run time):
+ *   'mutex.wait_lock' -> 'rq'   mutex_unlock -> wake_up_process
+ *   'rwsem.wait_lock' -> 'rq'   up_read, up_write -> wake_up_process
+ *   'waitqueue'       -> 'rq'   wake_up, complete -> wake_up_process
+ *   'sleep_timers'    -> 'rq'   sched_tick -> sleep_timers_run -> wake_up_process
+ *   'rq' -> another 'rq'        only with spin_trylock (pull_task), so two
+ *                               pulling CPUs cannot deadlock (a trylock adds
+ *                               no edge)
+ *   'kstack_free'               a leaf
+ * Every holder of an rq->lock has interrupts off, so the tick can take it
+ * (lockdep checks that too: 'rq' is taken in interrupt handlers).
+ * wake_up_process never holds two rq locks at once. Any sleeping lock a
+ * task holds comes before 'rq' (schedule takes it to switch away).
  */
 #include "kernel/sched.h"
 #include "kernel/user.h"
@@ -125,16 +131,25 @@ void __might_sleep(const char *file, int line, const char *func)
 		return;		/* early boot: nothing else could run anyway */
 	int pc = preempt_count_here();
 	bool irqs_off = irqs_disabled();
-	if (pc > 0 || irqs_off)
+	if (pc > 0 || irqs_off) {
+		/* What holds the CPU: lockdep's held locks name the spinlock. */
+		if (lockdep_enabled()) {
+			pr_err("might_sleep: %s:%d (%s) on cpu%d, rcu_read_lock depth %d%s:", file,
+			       line, func, smp_processor_id(), rcu_read_depth(),
+			       in_hardirq() ? ", in an interrupt handler" : "");
+			lockdep_print_held();
+		}
 		panic("BUG at %s:%d (%s): sleeping function called from atomic context "
 		      "(preempt_count=%d, interrupts %s)", file, line, func, pc,
 		      irqs_off ? "off" : "on");
+	}
 }
 
 /* ---------------------------------------------------------------- run queues */
 
 static void enqueue(struct rq *rq, struct task *t)
 {
+	lockdep_assert(spin_is_held(&rq->lock));
 	BUG_ON(t->queued, "task already on a run queue");
 	list_add_tail(&t->run_link, &rq->queue);
 	t->queued = true;
@@ -144,6 +159,7 @@ static void enqueue(struct rq *rq, struct task *t)
 
 static void dequeue(struct rq *rq, struct task *t)
 {
+	lockdep_assert(spin_is_held(&rq->lock));
 	list_del(&t->run_link);
 	t->queued = false;
 	WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);

@@ -26,6 +26,11 @@
  *
  * Lock order: none; this file takes no lock but the one asked for (the
  * watchdog's report takes the console lock through printk).
+ *
+ * lockdep's hooks (kernel/lockdep.h): lockdep_acquire before waiting, so an
+ * order inversion is reported instead of deadlocking; after a successful
+ * trylock; lockdep_release before the lock is let go. With lockdep=off
+ * each costs one load and a branch.
  */
 #include "kernel/spinlock.h"
 #include "kernel/rwlock.h"
@@ -94,8 +99,9 @@ const char *spin_kind_name(enum spin_kind kind)
 }
 
 /*
- * Also reads the rwlock's switch (rwlock_init_from_cmdline), so kmain has
- * one call for the lock toolkit.
+ * Also reads the rwlock's switch (rwlock_init_from_cmdline) and lockdep's
+ * (lockdep_init), so kmain has one call for the lock toolkit. lockdep may
+ * start here because no lock is held (checked below).
  *
  * Changing what SPIN_DEFAULT means is safe only while no default-kind lock
  * is held, because a held TAS word (1) is not a held ticket word. Here the
@@ -125,6 +131,7 @@ void spinlock_init_from_cmdline(void)
 	if (kind)
 		pr_info("spinlock: default kind %s", spin_kind_name(default_kind));
 	rwlock_init_from_cmdline();
+	lockdep_init();
 }
 
 unsigned long spin_watchdog_reports(void)
@@ -344,10 +351,12 @@ static void note_acquired(spinlock_t *l, bool irqsave, unsigned long site)
 
 /* ------------------------------------------------------------ the API */
 
-static void lock_common(spinlock_t *l, bool irqsave, unsigned long site)
+static void lock_common(spinlock_t *l, bool irqsave, unsigned subclass, unsigned long site)
 {
 	preempt_disable();
 	check_not_recursive(l);
+	if (lockdep_enabled())	/* before waiting: an inversion is reported, not hung on */
+		lockdep_acquire(l, l->name, &l->dep_class, subclass, 0, site);
 	if (is_broken(l))
 		broken_acquire(l);
 	else if (spin_lock_kind(l) == SPIN_TICKET)
@@ -359,14 +368,19 @@ static void lock_common(spinlock_t *l, bool irqsave, unsigned long site)
 
 void spin_lock(spinlock_t *l)
 {
-	lock_common(l, false, (unsigned long)__builtin_return_address(0));
+	lock_common(l, false, 0, LOCKDEP_SITE());
+}
+
+void spin_lock_nested(spinlock_t *l, unsigned subclass)
+{
+	lock_common(l, false, subclass, LOCKDEP_SITE());
 }
 
 unsigned long spin_lock_irqsave(spinlock_t *l)
 {
 	unsigned long f = irq_save();
 
-	lock_common(l, true, (unsigned long)__builtin_return_address(0));
+	lock_common(l, true, 0, LOCKDEP_SITE());
 	return f;
 }
 
@@ -385,7 +399,9 @@ bool spin_trylock(spinlock_t *l)
 		preempt_enable();
 		return false;
 	}
-	note_acquired(l, false, (unsigned long)__builtin_return_address(0));
+	note_acquired(l, false, LOCKDEP_SITE());
+	if (lockdep_enabled())
+		lockdep_acquire(l, l->name, &l->dep_class, 0, LOCKDEP_TRY, LOCKDEP_SITE());
 	return true;
 }
 
@@ -401,6 +417,8 @@ void spin_unlock(spinlock_t *l)
 		panic("spinlock '%s': unlock by non-owner cpu%d (owner cpu%d)", lock_name(l), self,
 		      owner);
 	}
+	if (lockdep_enabled())
+		lockdep_release(l, 0);
 	WRITE_ONCE(l->owner, -1);	/* plain mov, before the release below */
 	if (is_broken(l) || spin_lock_kind(l) == SPIN_TAS)
 		/* Release: the critical section is visible first. x86-64: mov. */

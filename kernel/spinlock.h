@@ -37,7 +37,10 @@
  * enabled, the pattern that deadlocks when the interrupt arrives on the
  * holder's CPU. A watchdog in the wait loops reports, once per wait, a
  * holder that has kept the lock for over a second and asks it for an NMI
- * backtrace.
+ * backtrace. These look at one lock; lockdep (kernel/lockdep.h, on unless
+ * lockdep=off) looks at classes of locks: their order, same-class nesting,
+ * and a class really taken inside an interrupt handler and elsewhere with
+ * interrupts on.
  *
  * Tests of the tests: locks made with SPINLOCK_INIT_TEST/spin_lock_init_test
  * are deliberately broken by the command-line word debug.broken_spinlock=1
@@ -52,6 +55,7 @@
 #include "kernel/atomic.h"
 #include "kernel/x86.h"
 #include "kernel/preempt.h"
+#include "kernel/lockdep.h"
 
 enum spin_kind { SPIN_DEFAULT = 0, SPIN_TAS = 1, SPIN_TICKET = 2 };
 
@@ -74,7 +78,8 @@ typedef struct {
 	int owner;			/* [L:self] CPU holding it, -1 if none (racy reads: checks) */
 	u32 seq;			/* [L:self] acquisitions so far (racy reads: watchdog) */
 	unsigned long irq_on_site;	/* [L:self] first caller with interrupts on */
-	const char *name;		/* [I] for reports */
+	const char *name;		/* [I] for reports; its lockdep class */
+	u16 dep_class;			/* [A] lockdep's class, cached at first use */
 } spinlock_t;
 
 #define SPINLOCK_INIT_KIND(n, k) { .kind = (k), .owner = -1, .name = (n) }
@@ -93,6 +98,12 @@ void spin_lock_init_test(spinlock_t *l, const char *name, enum spin_kind kind);
  * sleeps. Panics if this CPU already holds l.
  */
 void spin_lock(spinlock_t *l);
+/*
+ * spin_lock_nested: spin_lock, for the inner of two locks of one class
+ * held together; subclass (1..LOCKDEP_MAX_SUBCLASSES-1) names its place
+ * in their order for lockdep (kernel/lockdep.h).
+ */
+void spin_lock_nested(spinlock_t *l, unsigned subclass);
 /* spin_trylock: true with l held and preemption off, or false at once with neither. */
 bool spin_trylock(spinlock_t *l);
 /* spin_unlock: releases l, which this CPU must hold; re-enables preemption. */
@@ -118,8 +129,8 @@ enum spin_kind spin_lock_kind(const spinlock_t *l);
 const char *spin_kind_name(enum spin_kind kind);
 
 /*
- * spinlock_init_from_cmdline: read lock.kind, debug.broken_spinlock and
- * debug.broken_rwlock.
+ * spinlock_init_from_cmdline: read lock.kind, debug.broken_spinlock,
+ * debug.broken_rwlock and lockdep.
  * Boot CPU only, once, right after cmdline_init, while it holds no lock and
  * no other CPU runs.
  */

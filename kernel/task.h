@@ -20,6 +20,7 @@
 #include "kernel/list.h"
 #include "kernel/atomic.h"
 #include "kernel/wait.h"
+#include "kernel/lockdep.h"
 
 struct mm_struct;
 struct process;
@@ -78,6 +79,7 @@ struct task {
 	int fail_nth;			/* [P] fault injection: the Nth kmalloc from now
 					 * fails (1: the next one); 0: none (/proc/fail-nth) */
 	struct list_head dead_link;	/* [L:proc_lock] on the reaper's list once exited */
+	struct lockdep_stack lockdep;	/* [P] sleeping locks it holds (kernel/lockdep.h) */
 };
 
 #endif

@@ -26,6 +26,7 @@
 #include "kernel/smp.h"
 #include "kernel/sched.h"
 #include "kernel/rcu.h"
+#include "kernel/lockdep.h"
 #include "drivers/lapic.h"
 #include "mm/mm.h"
 
@@ -143,6 +144,19 @@ static __noreturn void kernel_exception(struct trap_frame *tf)
 
 static bool user_copy_fault(struct trap_frame *tf);
 
+/*
+ * On the way back to user mode: deliver signals with interrupts on (writing
+ * a signal frame is a user copy, which may fault, and the fault may sleep),
+ * then turn them off again for the exit path, whose swapgs ... iretq must
+ * not be interrupted (an interrupt there would run on the user's GS base).
+ */
+static void return_to_user(struct trap_frame *tf)
+{
+	sti();
+	handle_signals(tf);
+	cli();
+}
+
 void trap_dispatch(struct trap_frame *tf)
 {
 	u64 v = tf->vector;
@@ -154,7 +168,7 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v < 32) {
 		if (tf->cs & 3) {		/* the program's fault, not ours */
 			user_exception(tf);
-			handle_signals(tf);
+			return_to_user(tf);
 			return;
 		}
 		if (v == T_PF && user_copy_fault(tf))
@@ -167,26 +181,18 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	irq_handler_t h = READ_ONCE(handlers[v]);
 	rcu_irq_enter();
+	lockdep_hardirq_enter();	/* for lockdep's interrupt rule */
 	if (h)
 		h(tf);
 	else
 		pr_warn("trap: unexpected interrupt vector %llu", (unsigned long long)v);
+	lockdep_hardirq_exit();
 	rcu_irq_exit();
 	if (v != VEC_SPURIOUS)
 		lapic_eoi();
 	sched_preempt_irq(tf);	/* may switch tasks: must come after the EOI */
-	if (tf->cs & 3) {
-		/*
-		 * Back to user mode: signals first, with interrupts on, as on
-		 * the way out of a system call. A fatal signal ends the thread
-		 * here (unmapping, freeing), and with interrupts off it could
-		 * spin on a lock whose holder waits for this CPU to answer a
-		 * TLB-shootdown IPI: a deadlock. trap_common disables them
-		 * again before the registers are restored.
-		 */
-		sti();
-		handle_signals(tf);
-	}
+	if (tf->cs & 3)
+		return_to_user(tf);
 }
 
 /*

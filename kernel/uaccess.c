@@ -8,6 +8,7 @@
 #include "kernel/uaccess.h"
 #include "kernel/extable.h"
 #include "mm/paging.h"
+#include "kernel/sched.h"
 
 static bool smap;	/* [I] the CPU has SMAP: stac/clac are needed (and exist) */
 
@@ -28,9 +29,14 @@ static inline void user_close(void)
 		__asm__ __volatile__("clac" ::: "memory");
 }
 
-/* Copy len bytes; returns the number NOT copied (0 on success). */
+/*
+ * Copy len bytes; returns the number NOT copied (0 on success). Every user
+ * access may fault, and the fault handler takes mmap_lock and may allocate
+ * and read pages in: it may sleep, so every user copy says so first.
+ */
 static size_t raw_copy(void *dst, const void *src, size_t len)
 {
+	might_sleep();
 	user_open();
 	__asm__ __volatile__("1: rep movsb\n"
 			     "2:\n"
@@ -44,6 +50,7 @@ static size_t raw_copy(void *dst, const void *src, size_t len)
 
 static size_t raw_clear(void *dst, size_t len)
 {
+	might_sleep();
 	user_open();
 	__asm__ __volatile__("1: rep stosb\n"
 			     "2:\n"

@@ -8,7 +8,9 @@
  * closes it with clac, and (3) runs on instructions listed in the exception
  * table: a fault the page-fault handler cannot satisfy (mm/fault.c) resumes
  * at a fixup that makes the copy return -EFAULT. No user pointer can crash
- * the kernel or make it read its own memory.
+ * the kernel or make it read its own memory. Every copy may sleep (the
+ * fault handler takes mmap_lock and reads pages in): never copy under a
+ * spinlock or with interrupts off (might_sleep checks).
  */
 #ifndef KERNEL_UACCESS_H
 #define KERNEL_UACCESS_H

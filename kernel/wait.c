@@ -8,10 +8,11 @@
  * timer lives on its sleeper's stack and stays on the list of the CPU that
  * armed it, even if the sleeper wakes up elsewhere.
  *
- * Lock order: a wait queue's lock, and a timer list's lock, rank above
- * every run-queue lock (wake_up, sleep_timers_run -> wake_up_process takes
- * rq->lock while holding them); a completion's lock is its wait queue's.
- * Wait-queue locks never nest, nor do timer-list locks.
+ * Lock order: 'waitqueue' -> 'rq' and 'sleep_timers' -> 'rq' (lockdep
+ * classes: wake_up, sleep_timers_run -> wake_up_process takes rq->lock
+ * while holding them); a completion's lock is its wait queue's.
+ * Wait-queue locks never nest, nor do timer-list locks (lockdep would
+ * report either as a nested lock of one class).
  *
  * The command-line word debug.broken_sched=wakeup (a test of the tests)
  * breaks the protocol on purpose: the sleeper checks its condition first

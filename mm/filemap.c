@@ -5,16 +5,19 @@
  * The lookup and eviction protocol is stated once, in mm/pagecache.h;
  * the code below cites its steps.
  *
- * Lock order (pagecache.h): page lock -> mapping->tree_lock -> lru_lock.
- *   remove_mapping: page lock (held by reclaim) -> tree_lock.
- *   delete_from_page_cache: page lock -> tree_lock, then lru_lock (lru_del).
- *   set_page_dirty: tree_lock alone.
+ * Lock order (pagecache.h; names are lockdep classes, checked at run time):
+ * 'page_lock' -> 'tree_lock' -> 'lru'.
+ *   remove_mapping: 'page_lock' (held by reclaim) -> 'tree_lock'.
+ *   delete_from_page_cache: 'page_lock' -> 'tree_lock', then 'lru' (lru_del).
+ *   add_to_page_cache_lru: the new page's 'page_lock' -> 'tree_lock', then 'lru'.
+ *   set_page_dirty: 'tree_lock' alone.
  */
 #include "mm/pagecache.h"
 #include "mm/vmscan.h"
 #include "mm/vm.h"
 #include "mm/page.h"
 #include "kernel/rcu.h"
+#include "kernel/lockdep.h"
 #include "kernel/wait.h"
 #include "kernel/sched.h"
 #include "kernel/cmdline.h"
@@ -111,6 +114,8 @@ void address_space_init(struct address_space *m, const struct address_space_ops 
 {
 	radix_tree_init_root(&m->tree);
 	rwlock_init(&m->tree_lock, "tree_lock");
+	radix_tree_set_lock(&m->tree, &m->tree_lock);	/* checked by the tree (lockdep) */
+	m->page_lock_subclass = 0;
 	m->nrpages = 0;
 	m->size = 0;
 	m->a_ops = ops;
@@ -240,21 +245,39 @@ static struct wait_queue_head *page_waitqueue(struct page *page)
 	return &page_waitqueues[(page_to_pfn(page) * 0x9e3779b1u >> 7) % PAGE_WAIT_HASH];
 }
 
+/*
+ * lockdep's view of the page lock (kernel/lockdep.h): the class
+ * "page_lock", in its mapping's subclass - a block device's pages are file
+ * system metadata, locked inside file pages' locks (fs/ext2/ext2.h).
+ */
+static void page_lock_acquire(struct page *page, unsigned flags, unsigned long site)
+{
+	if (lockdep_enabled()) {
+		struct address_space *m = READ_ONCE(page->mapping);
+		lockdep_page_acquire(page, m ? m->page_lock_subclass : 0, flags, site);
+	}
+}
+
 bool trylock_page(struct page *page)
 {
-	return !test_and_set_bit(PG_locked, &page->flags);	/* lock bts: acquire */
+	bool got = !test_and_set_bit(PG_locked, &page->flags);	/* lock bts: acquire */
+	if (got)
+		page_lock_acquire(page, LOCKDEP_TRY, LOCKDEP_SITE());
+	return got;
 }
 
 void lock_page(struct page *page)
 {
 	might_sleep();
-	while (!trylock_page(page))
+	page_lock_acquire(page, 0, LOCKDEP_SITE());	/* before waiting */
+	while (test_and_set_bit(PG_locked, &page->flags))	/* lock bts: acquire */
 		wait_event(*page_waitqueue(page), !test_bit(PG_locked, &page->flags));
 }
 
 void unlock_page(struct page *page)
 {
 	BUG_ON(!test_bit(PG_locked, &page->flags), "unlock_page of an unlocked page");
+	lockdep_page_release(page);
 	clear_bit(PG_locked, &page->flags);	/* lock btr: release, full barrier */
 	wake_up_all(page_waitqueue(page));
 }
@@ -267,12 +290,14 @@ static void end_page_writeback(struct page *page)
 
 void wait_on_page_writeback(struct page *page)
 {
+	might_sleep();
 	if (test_bit(PG_writeback, &page->flags))
 		wait_event(*page_waitqueue(page), !test_bit(PG_writeback, &page->flags));
 }
 
 struct page *find_lock_page(struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	for (;;) {
 		struct page *page = find_get_page(m, index);
 		if (!page)
@@ -290,6 +315,7 @@ struct page *find_lock_page(struct address_space *m, unsigned long index)
 
 int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	if (pagecache_nr_pages() >= vmscan_max_pages()) {
 		vmscan_direct_reclaim(32);
 		if (pagecache_nr_pages() >= vmscan_max_pages())
@@ -301,6 +327,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 	set_bit(PG_locked, &page->flags);	/* nobody else can see it yet */
 	get_page(page);				/* the cache's reference */
 	page->mapping = m;
+	page_lock_acquire(page, LOCKDEP_TRY, LOCKDEP_SITE());
 	page->index = index;
 	page->private = 0;
 	unsigned long f = write_lock_irqsave(&m->tree_lock);
@@ -313,6 +340,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 	radix_tree_preload_end();
 	if (err) {
 		page->mapping = NULL;
+		lockdep_page_release(page);
 		clear_bit(PG_locked, &page->flags);
 		put_page(page);
 		return err;
@@ -364,6 +392,7 @@ bool remove_mapping(struct address_space *m, struct page *page)
 	 * references), so we drop it without a wake-up. Every other flag
 	 * stays for the allocator to check (no PG_lru, no PG_writeback) and
 	 * then clear. */
+	lockdep_page_release(page);
 	clear_bit(PG_locked, &page->flags);
 	free_frozen_pages(page, 0);
 	return true;
@@ -419,6 +448,7 @@ int write_one_page(struct page *page)
 
 int filemap_write_and_wait(struct address_space *m)
 {
+	might_sleep();
 	struct page *pages[16];
 	unsigned long next = 0;
 	int err = 0;
@@ -453,6 +483,7 @@ void (*truncate_batch_hook)(struct address_space *m);
 
 void truncate_inode_pages(struct address_space *m, u64 from)
 {
+	might_sleep();
 	unsigned long start = (unsigned long)((from + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	unsigned long next = start;
 	struct page *pages[16];
@@ -509,6 +540,7 @@ void truncate_inode_pages(struct address_space *m, u64 from)
  */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last)
 {
+	might_sleep();
 	int err = filemap_write_and_wait(m);
 	for (unsigned long i = first; i <= last; i++) {
 		struct page *page = find_lock_page(m, i);
@@ -588,6 +620,7 @@ static struct page *read_new_page(struct address_space *m, unsigned long index)
 
 struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
 {
+	might_sleep();
 	for (int tries = 0; tries < 32; tries++) {
 		struct page *page = find_get_page(m, index);
 		if (!page) {
@@ -627,6 +660,7 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 
 ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 {
+	might_sleep();
 	u64 size = READ_ONCE(m->size);
 	size_t done = 0;
 
@@ -650,6 +684,7 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 
 ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos)
 {
+	might_sleep();
 	size_t done = 0;
 
 	while (done < len) {
@@ -692,6 +727,7 @@ ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 
 
 struct page *find_or_create_page(struct address_space *m, unsigned long index)
 {
+	might_sleep();
 	for (;;) {
 		struct page *page = find_lock_page(m, index);
 		if (page)

@@ -53,6 +53,7 @@
 #include "kernel/panic.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"
+#include "kernel/lockdep.h"
 
 CMDLINE_KEY(gup_mode_key, "gup", "gup=slow: O_DIRECT and the pinning syscall use the slow path");
 CMDLINE_KEY(gup_irqs_on, "gup.debug_irqs_on",
@@ -102,6 +103,7 @@ static bool pte_pinnable(pte_t v, bool write, struct page **page)
 long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr, unsigned flags,
 		    struct page **pages)
 {
+	might_sleep();	/* mmap_lock, faults */
 	bool write = flags & GUP_WRITE;
 	for (unsigned long i = 0; i < nr; i++) {
 		unsigned long addr = (start & PAGE_MASK) + i * PAGE_SIZE;
@@ -153,6 +155,9 @@ long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr,
 static struct page *fast_one(u64 *pml4, unsigned long addr, bool write)
 {
 	u64 *t = pml4;
+	/* The guarantee, checked: interrupts are off (step 1) - unless they are
+	 * on by request (gup.debug_irqs_on), so that the torture has to catch it. */
+	lockdep_assert(irqs_disabled() || irqs_on);
 	for (int level = 3; level > 0; level--) {			/* step 2 */
 		u64 e = READ_ONCE(t[(addr >> (12 + 9 * level)) & 511]);
 		if ((e & (PTE_P | PTE_U)) != (PTE_P | PTE_U) || (e & PTE_PS)) {
@@ -192,6 +197,7 @@ long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,
 	struct mm_struct *mm = current_task()->mm;
 	bool write = flags & GUP_WRITE;
 	unsigned long end = (start & PAGE_MASK) + nr * PAGE_SIZE, i = 0;
+	might_sleep();	/* the slow path may finish the job */
 	*nr_fast = 0;
 	if (!mm || end < start || end > USER_TOP)
 		return -EFAULT;

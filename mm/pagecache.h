@@ -63,9 +63,14 @@
  * pagecache.debug_split_freeze build exactly those kernels for the
  * torture test and the Promela model (tests/model/) to catch.
  *
- * Lock order:
- *   page lock (PG_locked, sleeping) -> mapping->tree_lock -> lru_lock
- *       remove_mapping, delete_from_page_cache, truncate_inode_pages.
+ * Lock order (each name is a lockdep class, kernel/lockdep.h, so every
+ * edge is checked at run time):
+ *   'page_lock' (PG_locked, sleeping) -> 'tree_lock' -> 'lru'
+ *       remove_mapping, delete_from_page_cache, truncate_inode_pages;
+ *       add_to_page_cache_lru holds the new page's lock through both.
+ *   'page_lock' -> 'page_lock/1': a block device's pages (file system
+ *       metadata) lock as subclass 1 (page_lock_subclass), inside the
+ *       locks of file pages (fs/ext2/ext2.h).
  * tree_lock is taken with interrupts off (write_lock_irqsave), so no
  * interrupt handler can deadlock against it.
  */
@@ -104,6 +109,9 @@ struct address_space {
 	struct list_head vmas;		/* [L:i_mmap_lock] user mappings (vm_area, mmap) */
 	spinlock_t i_mmap_lock;		/* the vmas list (reverse mapping) */
 	unsigned long ra_next;		/* [A] readahead: next index a sequential reader wants */
+	u8 page_lock_subclass;		/* [I] lockdep subclass of its pages' locks: 0, or 1
+					 * for a block device's (metadata, locked inside
+					 * file pages' locks: fs/ext2/ext2.h) */
 };
 
 void address_space_init(struct address_space *m, const struct address_space_ops *ops,

@@ -6,14 +6,17 @@
  * Writers walk the tree with plain loads (the caller's lock keeps the tree
  * still) and change it with rcu_assign_pointer or WRITE_ONCE, because
  * readers may be loading the same words at the same moment. Readers load
- * every pointer with rcu_dereference and every tag word with READ_ONCE.
+ * every pointer with acquire (rcu_dereference) and every tag word with
+ * READ_ONCE; the first load, of the top (step 3), checks the caller's
+ * protection (load_top), which then covers the rest of the walk.
  * On x86-64 all four are plain movs: the release and acquire orders bind
  * the compiler (and would bind a weaker machine), TSO does the rest.
  *
  * Lock ordering (this file takes no lock of its own):
- *   caller's tree lock -> kmem_cache.lock
+ *   caller's tree lock ('tree_lock' for the page cache) -> the node cache's
+ *   lock ('radix_tree_node', then the page allocator's 'pcp' and 'zone')
  *       radix_tree_insert -> reserve_nodes -> kmem_cache_alloc.
- *   caller's tree lock -> whatever call_rcu takes
+ *   caller's tree lock -> whatever call_rcu takes (nothing: interrupts off)
  *       radix_tree_delete -> node_free_rcu -> call_rcu.
  *   radix_tree_preload is called before the tree lock and takes only the
  *   slab's lock.
@@ -34,6 +37,7 @@
 #include "kernel/string.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "kernel/lockdep.h"
 
 _Static_assert(RADIX_TREE_MAP_SIZE == 8 * sizeof(unsigned long),
 	       "one tag word per node covers its slots");
@@ -128,7 +132,23 @@ void radix_tree_init_root(struct radix_tree_root *root)
 	root->nodes = 0;
 	root->tags = 0;
 	root->rnode = NULL;
+	root->lock = NULL;
 }
+
+/* ------------------------------------------------------------ the checks */
+
+/* A reader's alternative to rcu_read_lock: the tree's lock, either side. */
+static inline bool reader_holds_lock(const struct radix_tree_root *root)
+{
+	return root->lock && lockdep_is_held(root->lock);
+}
+
+/* Step 3, checked: the one load every reader starts from. */
+#define load_top(root) rcu_dereference_check(root->rnode, reader_holds_lock(root))
+
+/* Writers hold the tree's lock exclusively, when one is named. */
+#define assert_writer(root) \
+	lockdep_assert(!(root)->lock || lockdep_is_held_exclusive((root)->lock))
 
 static struct radix_tree_node *node_alloc(void)
 {
@@ -321,6 +341,7 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index, void *i
 	int need;
 
 	BUG_ON(item == NULL, "radix: NULL is not an item");
+	assert_writer(root);
 	need = nodes_needed(root, index);
 	if (need < 0)
 		return need;
@@ -347,6 +368,7 @@ static bool walk_path(struct radix_tree_root *root, unsigned long index,
 	struct radix_tree_node *node = root->rnode;
 	unsigned shift;
 
+	assert_writer(root);	/* tag_set, tag_clear, delete */
 	if (!node || index > radix_tree_maxindex(root->height))
 		return false;
 	shift = (root->height - 1) * RADIX_TREE_MAP_SHIFT;
@@ -495,14 +517,14 @@ void radix_tree_replace_slot(void **slot, void *item)
  */
 static void **descend(struct radix_tree_root *root, unsigned long index)
 {
-	struct radix_tree_node *node = rcu_dereference(root->rnode);	/* step 3 */
+	struct radix_tree_node *node = load_top(root);	/* step 3 */
 	unsigned shift;
 
 	if (!node || index > radix_tree_maxindex(node->height))
 		return NULL;
 	for (shift = (node->height - 1) * RADIX_TREE_MAP_SHIFT; shift > 0;
 	     shift -= RADIX_TREE_MAP_SHIFT) {
-		node = rcu_dereference(node->slots[slot_offset(index, shift)]);	/* step 6 */
+		node = rcu_dereference_raw(node->slots[slot_offset(index, shift)]);	/* step 6 */
 		if (!node)
 			return NULL;
 	}
@@ -513,14 +535,14 @@ void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
 {
 	void **slot = descend(root, index);
 
-	return slot ? rcu_dereference(*slot) : NULL;	/* step 6 */
+	return slot ? rcu_dereference_raw(*slot) : NULL;	/* step 6 */
 }
 
 void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
 {
 	void **slot = descend(root, index);
 
-	if (!slot || !rcu_dereference(*slot))
+	if (!slot || !rcu_dereference_raw(*slot))
 		return NULL;
 	return slot;
 }
@@ -528,7 +550,7 @@ void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
 bool radix_tree_tag_get(struct radix_tree_root *root, unsigned long index,
 			enum radix_tree_tag tag)
 {
-	struct radix_tree_node *node = rcu_dereference(root->rnode);	/* step 3 */
+	struct radix_tree_node *node = load_top(root);	/* step 3 */
 	unsigned shift;
 
 	BUG_ON((unsigned)tag >= RADIX_TREE_MAX_TAGS, "radix: bad tag");
@@ -541,7 +563,7 @@ bool radix_tree_tag_get(struct radix_tree_root *root, unsigned long index,
 			return false;
 		if (shift == 0)
 			return true;
-		node = rcu_dereference(node->slots[off]);	/* step 6 */
+		node = rcu_dereference_raw(node->slots[off]);	/* step 6 */
 		if (!node)
 			return false;
 	}
@@ -592,7 +614,7 @@ restart:
 			*index = i;
 			return node;
 		}
-		node = rcu_dereference(node->slots[next]);	/* step 6 */
+		node = rcu_dereference_raw(node->slots[next]);	/* step 6 */
 		if (!node) {
 			if (!skip_past(&i, shift))
 				return NULL;
@@ -608,7 +630,7 @@ restart:
 static unsigned gang(struct radix_tree_root *root, void **results, unsigned long *indices,
 		     unsigned long first, unsigned max, int tag)
 {
-	struct radix_tree_node *top = rcu_dereference(root->rnode);	/* step 3 */
+	struct radix_tree_node *top = load_top(root);	/* step 3 */
 	unsigned long i = first;
 	unsigned n = 0;
 
@@ -623,7 +645,7 @@ static unsigned gang(struct radix_tree_root *root, void **results, unsigned long
 			void *item;
 			if (tag != ANY_ITEM && !tag_bit(leaf, tag, off))
 				continue;
-			item = rcu_dereference(leaf->slots[off]);	/* step 6 */
+			item = rcu_dereference_raw(leaf->slots[off]);	/* step 6 */
 			if (!item)
 				continue;
 			results[n] = item;

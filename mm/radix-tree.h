@@ -26,7 +26,10 @@
  * replace_slot) must be serialised by a lock of the caller's (the page
  * cache's tree_lock). Readers (lookup, lookup_slot, tag_get,
  * gang lookups, radix_tree_next) may hold that lock or only
- * rcu_read_lock(). No function here sleeps.
+ * rcu_read_lock(). No function here sleeps. Both rules are checked while
+ * lockdep is on (kernel/lockdep.h): each reader's first load (step 3) is
+ * an rcu_dereference_check naming the tree's lock (radix_tree_set_lock),
+ * and writers assert that they hold it, when one is named.
  *
  * The lockless protocol (STYLE.md rule 2; call sites cite "radix-tree.h,
  * step N"):
@@ -129,15 +132,28 @@ struct radix_tree_root {
 	unsigned nodes;			/* [L:tree] nodes in this tree (tests, gdb) */
 	unsigned tags;			/* [A] bit t: some item has tag t */
 	struct radix_tree_node *rnode;	/* [R] the top node, NULL when empty */
+	const void *lock;		/* [I] the writers' lock, for the checks; NULL: none named */
 };
 
-#define RADIX_TREE_ROOT_INIT { 0, 0, 0, NULL }
+#define RADIX_TREE_ROOT_INIT { 0, 0, 0, NULL, NULL }
 
 /* radix_tree_init: create the node cache. Once at boot after slab_init; later calls do nothing. */
 void radix_tree_init(void);
 
 /* radix_tree_init_root: make root an empty tree. No reader may see it yet. */
 void radix_tree_init_root(struct radix_tree_root *root);
+
+/*
+ * radix_tree_set_lock: name the lock (a spinlock_t or rwlock_t) that
+ * serialises root's writers, before anyone uses the tree. The checks then
+ * accept it in place of rcu_read_lock for readers, and require it
+ * (exclusively) of writers. A tree with no lock named gets the reader
+ * check only: its readers must be inside rcu_read_lock.
+ */
+static inline void radix_tree_set_lock(struct radix_tree_root *root, const void *lock)
+{
+	root->lock = lock;
+}
 
 /* Largest index a tree of this height holds (0 for height 0). */
 static inline unsigned long radix_tree_maxindex(unsigned height)
@@ -185,10 +201,13 @@ void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index);
  */
 void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index);
 
-/* radix_tree_deref_slot: load the item in a slot (step 6). NULL if it was deleted. */
+/*
+ * radix_tree_deref_slot: load the item in a slot (step 6). NULL if it was
+ * deleted. Unchecked: the lookup_slot that found the slot checked.
+ */
 static inline void *radix_tree_deref_slot(void **slot)
 {
-	return rcu_dereference(*slot);
+	return rcu_dereference_raw(*slot);
 }
 
 /*

@@ -1,7 +1,7 @@
 /*
  * vmscan.c - LRU lists, second-chance scanning, and the reclaim thread.
  *
- * Lock order: page lock -> tree_lock -> lru_lock (see vmscan.h).
+ * Lock order: 'page_lock' -> 'tree_lock' -> 'lru' (lockdep classes; vmscan.h).
  *   reclaim: isolate under lru_lock, then trylock_page outside it, then
  *   remove_mapping (tree_lock); put-back takes lru_lock again alone.
  *
@@ -178,6 +178,7 @@ static bool reclaim_one(struct page *page)
 
 unsigned long vmscan_direct_reclaim(unsigned long nr)
 {
+	might_sleep();	/* writes dirty pages back */
 	struct page *batch[SCAN_BATCH];
 	unsigned long freed = 0, scanned = 0, budget = 4 * nr + 2 * SCAN_BATCH;
 

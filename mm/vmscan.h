@@ -9,7 +9,7 @@
  * watermark or above the pagecache.max_pages cap; an add at the cap, or a
  * failed allocation, reclaims directly.
  *
- * Lock order: page lock -> tree_lock -> lru_lock (lru_lock is a leaf).
+ * Lock order: 'page_lock' -> 'tree_lock' -> 'lru' (lockdep classes; 'lru' is a leaf).
  */
 #ifndef MM_VMSCAN_H
 #define MM_VMSCAN_H

@@ -305,8 +305,10 @@ KTEST(lock_spin_watchdog_reports_a_long_hold_once)
 	smp_call_function(other, hold_for_over_a_second, &hold_job, false);
 	while (!smp_load_acquire(&hold_job.held))	/* mov: pairs with the store */
 		cpu_relax();
-	spin_lock(&hold_job.lock);
-	spin_unlock(&hold_job.lock);
+	/* Interrupts off: the holder takes the lock in an interrupt handler
+	 * (the call-function IPI), so it must never be taken with them on. */
+	unsigned long f = spin_lock_irqsave(&hold_job.lock);
+	spin_unlock_irqrestore(&hold_job.lock, f);
 	KT_EQ(spin_watchdog_reports() - before, 1);
 }
 

@@ -48,11 +48,51 @@ static bool insert_all(struct radix_tree_root *root, const unsigned long *idx, i
 	return true;
 }
 
+/*
+ * The small tests run alone on their private trees, but their reads still
+ * go through the readers' check (radix-tree.h: rcu_read_lock or the tree's
+ * lock; these trees name none), so each read comes in its own section.
+ */
+static void *lookup(struct radix_tree_root *root, unsigned long index)
+{
+	rcu_read_lock();
+	void *item = radix_tree_lookup(root, index);
+	rcu_read_unlock();
+	return item;
+}
+
+static void *next(struct radix_tree_root *root, unsigned long *index)
+{
+	rcu_read_lock();
+	void *item = radix_tree_next(root, index);
+	rcu_read_unlock();
+	return item;
+}
+
+static bool tag_get(struct radix_tree_root *root, unsigned long index, enum radix_tree_tag tag)
+{
+	rcu_read_lock();
+	bool set = radix_tree_tag_get(root, index, tag);
+	rcu_read_unlock();
+	return set;
+}
+
+/* tag < 0: radix_tree_gang_lookup, else radix_tree_gang_lookup_tag. */
+static unsigned gang(struct radix_tree_root *root, void **got, unsigned long first, unsigned max,
+		     int tag)
+{
+	rcu_read_lock();
+	unsigned n = tag < 0 ? radix_tree_gang_lookup(root, got, first, max)
+			     : radix_tree_gang_lookup_tag(root, got, first, max, tag);
+	rcu_read_unlock();
+	return n;
+}
+
 static void delete_all(struct radix_tree_root *root)
 {
 	unsigned long index = 0;
 
-	while (radix_tree_next(root, &index))
+	while (next(root, &index))
 		radix_tree_delete(root, index);
 }
 
@@ -87,7 +127,7 @@ KTEST(radix_insert_at_taken_index_is_eexist)
 	radix_tree_init();
 	KT_EQ(radix_tree_insert(&root, 42, radix_item_for(42, 1)), 0);
 	KT_EQ(radix_tree_insert(&root, 42, radix_item_for(42, 2)), -EEXIST);
-	KT_EQ((uintptr_t)radix_tree_lookup(&root, 42), (uintptr_t)radix_item_for(42, 1));
+	KT_EQ((uintptr_t)lookup(&root, 42), (uintptr_t)radix_item_for(42, 1));
 	radix_tree_delete(&root, 42);
 }
 
@@ -103,11 +143,11 @@ KTEST(radix_tag_set_propagates_to_root)
 	      (uintptr_t)radix_item_for(5000, 0));
 	KT_ASSERT(radix_tree_tagged(&root, RADIX_TREE_TAG_DIRTY));
 	KT_ASSERT(!radix_tree_tagged(&root, RADIX_TREE_TAG_WRITEBACK));
-	KT_ASSERT(radix_tree_tag_get(&root, 5000, RADIX_TREE_TAG_DIRTY));
-	KT_ASSERT(!radix_tree_tag_get(&root, 7, RADIX_TREE_TAG_DIRTY));
-	KT_ASSERT(!radix_tree_tag_get(&root, 5000, RADIX_TREE_TAG_WRITEBACK));
+	KT_ASSERT(tag_get(&root, 5000, RADIX_TREE_TAG_DIRTY));
+	KT_ASSERT(!tag_get(&root, 7, RADIX_TREE_TAG_DIRTY));
+	KT_ASSERT(!tag_get(&root, 5000, RADIX_TREE_TAG_WRITEBACK));
 	KT_NULL(radix_tree_tag_set(&root, 5001, RADIX_TREE_TAG_DIRTY));	/* absent */
-	KT_ASSERT(!radix_tree_tag_get(&root, 5001, RADIX_TREE_TAG_DIRTY));
+	KT_ASSERT(!tag_get(&root, 5001, RADIX_TREE_TAG_DIRTY));
 	delete_all(&root);
 }
 
@@ -125,7 +165,7 @@ KTEST(radix_root_tag_clears_when_last_tagged_item_goes)
 	radix_tree_delete(&root, RADIX_TREE_INDEX_MAX);		/* deleting takes its tags */
 	KT_ASSERT(!radix_tree_tagged(&root, RADIX_TREE_TAG_DIRTY));
 	KT_EQ(radix_tree_insert(&root, RADIX_TREE_INDEX_MAX, radix_item_for(~0UL, 1)), 0);
-	KT_ASSERT(!radix_tree_tag_get(&root, RADIX_TREE_INDEX_MAX, RADIX_TREE_TAG_DIRTY));
+	KT_ASSERT(!tag_get(&root, RADIX_TREE_INDEX_MAX, RADIX_TREE_TAG_DIRTY));
 	KT_ASSERT(!radix_tree_tagged(&root, RADIX_TREE_TAG_DIRTY));
 	delete_all(&root);
 }
@@ -142,15 +182,15 @@ KTEST(radix_gang_lookup_tag_returns_tagged_items_in_order)
 		if (i % 3 == 0)
 			radix_tree_tag_set(&root, i * 37, RADIX_TREE_TAG_WRITEBACK);
 	}
-	n = radix_tree_gang_lookup_tag(&root, got, 0, 100, RADIX_TREE_TAG_WRITEBACK);
+	n = gang(&root, got, 0, 100, RADIX_TREE_TAG_WRITEBACK);
 	KT_EQ(n, 67);	/* i = 0, 3, ..., 198 */
 	for (unsigned j = 0; j < n; j++)
 		KT_ASSERT(radix_item_matches(j * 3 * 37, got[j]));
-	n = radix_tree_gang_lookup_tag(&root, got, 1000, 5, RADIX_TREE_TAG_WRITEBACK);
+	n = gang(&root, got, 1000, 5, RADIX_TREE_TAG_WRITEBACK);
 	KT_EQ(n, 5);	/* from i = 28 (1036) on: 30, 33, 36, 39, 42 */
 	KT_ASSERT(radix_item_matches(30 * 37, got[0]));
 	KT_ASSERT(radix_item_matches(42 * 37, got[4]));
-	KT_EQ(radix_tree_gang_lookup_tag(&root, got, 0, 100, RADIX_TREE_TAG_DIRTY), 0);
+	KT_EQ(gang(&root, got, 0, 100, RADIX_TREE_TAG_DIRTY), 0);
 	delete_all(&root);
 }
 
@@ -189,14 +229,16 @@ KTEST(radix_max_index_is_usable)
 	radix_tree_init();
 	KT_ASSERT(insert_all(&root, idx, 2));
 	KT_EQ(root.height, RADIX_TREE_MAX_HEIGHT);
-	KT_ASSERT(radix_item_matches(~0UL, radix_tree_lookup(&root, RADIX_TREE_INDEX_MAX)));
-	KT_NULL(radix_tree_lookup(&root, RADIX_TREE_INDEX_MAX - 1));
-	KT_EQ(radix_tree_gang_lookup(&root, got, RADIX_TREE_INDEX_MAX, 4), 1);	/* no wrap */
-	KT_EQ(radix_tree_gang_lookup(&root, got, 1, 4), 1);
-	KT_NOT_NULL(radix_tree_next(&root, &at));
+	KT_ASSERT(radix_item_matches(~0UL, lookup(&root, RADIX_TREE_INDEX_MAX)));
+	KT_NULL(lookup(&root, RADIX_TREE_INDEX_MAX - 1));
+	KT_EQ(gang(&root, got, RADIX_TREE_INDEX_MAX, 4, -1), 1);	/* no wrap */
+	KT_EQ(gang(&root, got, 1, 4, -1), 1);
+	KT_NOT_NULL(next(&root, &at));
 	KT_EQ(at, RADIX_TREE_INDEX_MAX);
+	rcu_read_lock();
 	radix_tree_for_each(&root, index, item)
 		seen++;
+	rcu_read_unlock();
 	KT_EQ(seen, 2);	/* and the loop ended */
 	radix_tree_delete(&root, RADIX_TREE_INDEX_MAX);
 	KT_EQ(root.height, 1);
@@ -211,12 +253,17 @@ KTEST(radix_replace_slot_keeps_tags)
 	radix_tree_init();
 	KT_EQ(radix_tree_insert(&root, 300, radix_item_for(300, 1)), 0);
 	radix_tree_tag_set(&root, 300, RADIX_TREE_TAG_DIRTY);
+	rcu_read_lock();	/* alone on the tree: the slot stays valid after */
 	slot = radix_tree_lookup_slot(&root, 300);
+	rcu_read_unlock();
 	KT_NOT_NULL(slot);
 	radix_tree_replace_slot(slot, radix_item_for(300, 2));
-	KT_EQ((uintptr_t)radix_tree_lookup(&root, 300), (uintptr_t)radix_item_for(300, 2));
-	KT_ASSERT(radix_tree_tag_get(&root, 300, RADIX_TREE_TAG_DIRTY));
-	KT_NULL(radix_tree_lookup_slot(&root, 301));	/* absent: no slot to replace */
+	KT_EQ((uintptr_t)lookup(&root, 300), (uintptr_t)radix_item_for(300, 2));
+	KT_ASSERT(tag_get(&root, 300, RADIX_TREE_TAG_DIRTY));
+	rcu_read_lock();
+	slot = radix_tree_lookup_slot(&root, 301);	/* absent: no slot to replace */
+	rcu_read_unlock();
+	KT_NULL(slot);
 	delete_all(&root);
 }
 
@@ -373,6 +420,7 @@ KTEST(radix_concurrent_readers_see_old_or_new)
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
 		stress_readers[cpu].rng = seed * 1000003 + cpu + 1;
 	stress.lock = stress_lock_tree;
+	stress.tree_lock = &stress_lock;
 	stress.unlock = stress_unlock_tree;
 	pr_info("radix: concurrent, seed %llu", (unsigned long long)seed);
 	KT_ASSERT(radix_stress_setup(&stress, seed));

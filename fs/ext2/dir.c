@@ -18,6 +18,7 @@
  *
  * Callers hold sb->s_ns (fs/vfs.h): for reading to look, for writing to
  * change. Changes take the page lock so writeback never copies half of one.
+ * Lock order: ext2.h ('s_ns' -> 'page_lock' of a directory page -> ...).
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/string.h"

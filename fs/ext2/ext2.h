@@ -16,9 +16,20 @@
  * page->private of a file page is its disk block + 1 (0: not known or a
  * hole), so writeback never walks the block map.
  *
- * Locks (after the VFS's s_ns and i_mutex, fs/vfs.h):
- *   page lock of a file page -> ei->i_map (the block map) ->
- *   sbi->alloc_lock (bitmaps and free counts) -> page lock of a metadata page
+ * Lock order (after the VFS's 's_ns' and 'i_mutex', fs/vfs.h; the quoted
+ * names are lockdep classes, kernel/lockdep.h, so it is checked at run time):
+ *   'page_lock'    a file or directory page: readpage, write, set_link
+ *     -> 'i_map'   ei->i_map, the block map (rwsem): ext2_get_block,
+ *                  readpage, write_begin, write_inode (for i_block)
+ *     -> 'ext2_alloc'  sbi->alloc_lock (mutex), bitmaps and free counts:
+ *                  ext2_balloc under i_map, ext2_ialloc under s_ns
+ *     -> 'page_lock/1' a metadata page (the block device's pages lock as
+ *                  subclass 1, mm/pagecache.h): bitmaps, group descriptors,
+ *                  inode tables, indirect blocks, the superblock
+ * Every arrow may be skipped (write_inode takes 'i_map' then 'page_lock/1';
+ * mkdir takes 'ext2_alloc' with no page locked), never reversed: nothing
+ * takes 'i_map' under a metadata page lock, nor a file page's lock under
+ * 'i_map'. Two metadata pages are never locked at once.
  * Metadata pages are changed only under their page lock, so writeback
  * (which holds it) never copies half a change.
  */

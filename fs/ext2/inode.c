@@ -9,6 +9,9 @@
  * disk is checked: a block number past the end, or one that points back
  * at a block already on the path (a cycle), is damage - EUCLEAN - and the
  * walk stops before it reads or writes anything through it.
+ *
+ * Lock order: ext2.h ('page_lock' -> 'i_map' -> 'ext2_alloc' ->
+ * 'page_lock/1'); write_inode takes i_map before the inode table's page.
  */
 #include "fs/ext2/ext2.h"
 #include "mm/slab.h"
@@ -132,6 +135,7 @@ int ext2_write_inode(struct inode *inode)
 	if (!page)
 		return err;
 	struct ext2_inode *raw = (struct ext2_inode *)((u8 *)page_address(page) + off);
+	down_read(&ei->i_map);	/* for i_block; before the metadata page lock (ext2.h) */
 	meta_begin(page);
 	raw->i_mode = (u16)inode->mode;
 	raw->i_uid = (u16)inode->uid;
@@ -150,10 +154,9 @@ int ext2_write_inode(struct inode *inode)
 	raw->i_flags = ei->i_flags;
 	raw->i_generation = ei->i_generation;
 	raw->i_file_acl = ei->i_file_acl;
-	down_read(&ei->i_map);
 	memcpy(raw->i_block, ei->i_block, sizeof(ei->i_block));
-	up_read(&ei->i_map);
 	meta_end(page);
+	up_read(&ei->i_map);
 	put_page(page);
 	if (size > 0x7fffffffULL && S_ISREG(inode->mode)) {
 		struct ext2_super *es = sbi->es;

@@ -6,6 +6,9 @@
  * group descriptor against the device's size before anything else reads
  * them, and refuses features it does not know (INCOMPAT) or mounts
  * read-only for ones it cannot keep correct (RO_COMPAT), as Linux does.
+ *
+ * Lock order: ext2.h. alloc_lock ('ext2_alloc') is taken under i_map
+ * (blocks) or s_ns (inodes) and holds one metadata page lock at a time.
  */
 #include "fs/ext2/ext2.h"
 #include "mm/slab.h"

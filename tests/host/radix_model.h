@@ -268,8 +268,11 @@ static inline bool model_op_replace(struct radix_random *r, unsigned long key)
 {
 	unsigned pos;
 	bool had = model_has(&r->m, key, &pos);
-	void **slot = radix_tree_lookup_slot(&r->root, key);
-	void *item;
+	void **slot, *item;
+
+	rcu_read_lock();	/* the reader's check; single-threaded, the slot stays */
+	slot = radix_tree_lookup_slot(&r->root, key);
+	rcu_read_unlock();
 
 	if (!had)
 		return slot ? model_fail(r, "lookup_slot %#lx found a slot, model: absent", key)
@@ -305,8 +308,11 @@ static inline bool model_op_tag_get(struct radix_random *r, unsigned long key, i
 {
 	unsigned pos;
 	bool had = model_has(&r->m, key, &pos);
-	bool want = had && (r->m.tags[pos] >> tag) & 1;
-	bool got = radix_tree_tag_get(&r->root, key, tag);
+	bool want = had && (r->m.tags[pos] >> tag) & 1, got;
+
+	rcu_read_lock();
+	got = radix_tree_tag_get(&r->root, key, tag);
+	rcu_read_unlock();
 
 	if (got != want)
 		return model_fail(r, "tag_get %#lx tag %d: %d, model %d", key, tag, got, want);
@@ -345,7 +351,11 @@ static inline bool model_op_next(struct radix_random *r, unsigned long first)
 {
 	unsigned pos = model_find(&r->m, first);
 	unsigned long at = first;
-	void *got = radix_tree_next(&r->root, &at);
+	void *got;
+
+	rcu_read_lock();
+	got = radix_tree_next(&r->root, &at);
+	rcu_read_unlock();
 
 	if (pos == r->m.n)
 		return got ? model_fail(r, "next from %#lx found %#lx, model: none", first, at)
@@ -356,23 +366,37 @@ static inline bool model_op_next(struct radix_random *r, unsigned long first)
 	return true;
 }
 
-/* The whole tree against the model: items, order, tags, height, node count. */
-static inline bool model_check_all(struct radix_random *r)
+/* Walk every item against the model, counting them in *i. Inside rcu_read_lock. */
+static inline bool model_walk(struct radix_random *r, unsigned *i)
 {
-	unsigned long index, want_nodes = model_nodes(&r->m);
-	unsigned i = 0, want_height = r->m.n ? radix_model_height_for(r->m.keys[r->m.n - 1]) : 0;
+	unsigned long index;
 	void *item;
 
 	radix_tree_for_each(&r->root, index, item) {
-		if (i >= r->m.n || index != r->m.keys[i] || item != r->m.items[i])
-			return model_fail(r, "walk: item %u at %#lx is %p, model %#lx %p", i, index,
-					  item, i < r->m.n ? r->m.keys[i] : 0,
-					  i < r->m.n ? r->m.items[i] : NULL);
+		if (*i >= r->m.n || index != r->m.keys[*i] || item != r->m.items[*i])
+			return model_fail(r, "walk: item %u at %#lx is %p, model %#lx %p", *i,
+					  index, item, *i < r->m.n ? r->m.keys[*i] : 0,
+					  *i < r->m.n ? r->m.items[*i] : NULL);
 		for (int t = 0; t < RADIX_TREE_MAX_TAGS; t++)
-			if (radix_tree_tag_get(&r->root, index, t) != ((r->m.tags[i] >> t) & 1))
+			if (radix_tree_tag_get(&r->root, index, t) != ((r->m.tags[*i] >> t) & 1))
 				return model_fail(r, "walk: tag %d of %#lx wrong", t, index);
-		i++;
+		(*i)++;
 	}
+	return true;
+}
+
+/* The whole tree against the model: items, order, tags, height, node count. */
+static inline bool model_check_all(struct radix_random *r)
+{
+	unsigned long want_nodes = model_nodes(&r->m);
+	unsigned i = 0, want_height = r->m.n ? radix_model_height_for(r->m.keys[r->m.n - 1]) : 0;
+	bool ok;
+
+	rcu_read_lock();
+	ok = model_walk(r, &i);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
 	if (i != r->m.n)
 		return model_fail(r, "walk: %u items, model %u", i, r->m.n);
 	for (int t = 0; t < RADIX_TREE_MAX_TAGS; t++) {

@@ -50,6 +50,8 @@ struct radix_stress {
 	struct radix_tree_root root;		/* [L:lock] for writers */
 	void (*lock)(struct radix_stress *s);	/* [I] take / drop the writer lock */
 	void (*unlock)(struct radix_stress *s);	/* [I] */
+	const void *tree_lock;			/* [I] the lock itself, named to the
+						 * tree's checks (NULL: not named) */
 	unsigned long hint;			/* [A] first key of the leaf being swept */
 	unsigned long far;			/* [A] the far key present, 0 if none */
 	/* The writer's state and what it knows the tree holds. */
@@ -127,11 +129,14 @@ static inline void *stress_replace(struct radix_stress *s, unsigned long key)
 static inline bool radix_stress_setup(struct radix_stress *s, u64 seed)
 {
 	radix_tree_init_root(&s->root);
+	radix_tree_set_lock(&s->root, s->tree_lock);
 	s->rng = seed;
 	for (unsigned k = 0; k < STRESS_STABLE; k++) {
 		if (stress_insert(s, k * STRESS_STRIDE) != 0)
 			return false;
+		s->lock(s);
 		s->stable[k] = radix_tree_lookup(&s->root, k * STRESS_STRIDE);
+		s->unlock(s);
 	}
 	WRITE_ONCE(s->hint, STRESS_STRIDE + STRESS_LEAF);
 	return true;

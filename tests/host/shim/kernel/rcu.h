@@ -40,8 +40,12 @@ void rcu_read_unlock(void);
 /* Host only: the calling thread's read-side nesting (0 outside any section). */
 int rcu_read_depth(void);
 
-/* The same publication primitives as the kernel's rcu.h. */
-#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+/* The same publication primitives as the kernel's rcu.h; the checked
+ * forms check nothing here (no lockdep on the host: shim lockdep.h), and
+ * evaluate and ignore their condition. */
+#define rcu_dereference_raw(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_dereference(p) rcu_dereference_raw(p)
+#define rcu_dereference_check(p, cond) ({ (void)(cond); rcu_dereference_raw(p); })
 #define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
 struct rcu_head {
