@@ -275,17 +275,19 @@ static int fault_write_protected(struct mm_struct *mm, struct vm_area *v, unsign
 		return 0;			/* the PTE changed: try the access again */
 	fault_delay();				/* truncation may unmap it here */
 	if (v->flags & VM_SHARED) {		/* a shared file page: it becomes dirty */
+		if (cfg.unreferenced) {	/* deliberately broken: the page may be free by now */
+			set_page_dirty(page);
+			install(mm, addr, old, old | PTE_W | PTE_D);
+			return 0;
+		}
 		/* Under the page lock, so writeback and truncation wait for us. */
 		int err = 0;
-		if (!cfg.unreferenced) {
-			lock_page(page);
-			if (page->mapping)	/* else truncated: the access faults again */
-				err = prepare_shared_write(page);
-		}
+		lock_page(page);
+		if (page->mapping)	/* else truncated: the access faults again */
+			err = prepare_shared_write(page);
 		if (!err && page->mapping && install(mm, addr, old, old | PTE_W | PTE_D))
 			set_page_dirty(page);
-		if (!cfg.unreferenced)
-			unlock_page(page);
+		unlock_page(page);
 		put_pte_page(page);
 		return err;
 	}

@@ -253,8 +253,13 @@ static struct wait_queue_head *page_waitqueue(struct page *page)
 static void page_lock_acquire(struct page *page, unsigned flags, unsigned long site)
 {
 	if (lockdep_enabled()) {
+		/* Read before we hold the lock, page->mapping may be stale or,
+		 * for a page no longer in any cache (a broken kernel's reused
+		 * page, say), not a mapping at all: trust only a sane answer,
+		 * so a checker never crashes over what another check reports. */
 		struct address_space *m = READ_ONCE(page->mapping);
-		lockdep_page_acquire(page, m ? m->page_lock_subclass : 0, flags, site);
+		unsigned sub = m && !test_bit(PG_slab, &page->flags) ? READ_ONCE(m->page_lock_subclass) : 0;
+		lockdep_page_acquire(page, sub < LOCKDEP_MAX_SUBCLASSES ? sub : 0, flags, site);
 	}
 }
 
