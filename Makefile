@@ -102,6 +102,8 @@ $(B)/roundabout.elf: $(OBJS) $(B)/ksyms.o linker.ld
 ROOT_FREE_MIB ?= 32
 ROOT_FILES := $(shell find user/root 2>/dev/null)
 include user/user.mk
+# On a fresh machine musl-gcc comes from install-deps.sh: build no program before it ran.
+$(USER_PROG_FILES): | deps
 $(B)/root.img: $(ROOT_FILES) $(USER_PROG_FILES) tools/mkimage
 	@mkdir -p $(B)
 	$(Q)tools/mkimage --free $(ROOT_FREE_MIB) --add $(USER_ROOT) $@
