@@ -12,6 +12,7 @@
 #define LOCKDEP_SLEEPING 1
 #define LOCKDEP_READ 2
 #define LOCKDEP_TRY 4
+#define LOCKDEP_MAX_SUBCLASSES 4
 
 static inline bool lockdep_enabled(void) { return false; }
 static inline bool lockdep_is_held(const void *lock) { return true; }
