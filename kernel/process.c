@@ -567,7 +567,9 @@ void handle_signals(struct trap_frame *tf)
 	struct process *p = current_proc();
 	if (!p)
 		return;
-	u64 pending = __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
+	struct task *me = current_task();
+	u64 mine = __atomic_exchange_n(&me->sigpending, 0, __ATOMIC_ACQ_REL);
+	u64 pending = mine | __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
 	if (!pending) {
 		check_user_rip(tf);
 		return;
@@ -587,8 +589,13 @@ void handle_signals(struct trap_frame *tf)
 			continue;
 		if (!deliver(tf, sig, act))
 			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
-		/* One handler per return; the rest stay pending for the next. */
-		__atomic_or_fetch(&p->pending, pending & ~((2ULL << sig) - 1), __ATOMIC_RELEASE);
+		/* One handler per return; the rest stay pending for the next,
+		 * each where it came from (this thread, or the process). */
+		u64 rest = pending & ~((2ULL << sig) - 1);
+		if (rest & mine)
+			__atomic_or_fetch(&me->sigpending, rest & mine, __ATOMIC_RELEASE);
+		if (rest & ~mine)
+			__atomic_or_fetch(&p->pending, rest & ~mine, __ATOMIC_RELEASE);
 		break;
 	}
 	check_user_rip(tf);
@@ -631,7 +638,12 @@ void user_exception(struct trap_frame *tf)
 			trap_name(tf->vector), (unsigned long long)tf->rip);
 	}
 	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */
-		__atomic_or_fetch(&me->proc->pending, 1ULL << sig, __ATOMIC_RELEASE);
+		/* Thread-directed: the faulting thread runs the handler. Sent to
+		 * the process, any thread could take it while the faulting one
+		 * faults again - and with SA_NODEFER a storm of other threads'
+		 * faults nests handler frames on one thread until its stack
+		 * overflows. */
+		__atomic_or_fetch(&me->sigpending, 1ULL << sig, __ATOMIC_RELEASE);
 		return;
 	}
 	do_exit_group(sig);

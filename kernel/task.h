@@ -79,6 +79,8 @@ struct task {
 	int fail_nth;			/* [P] fault injection: the Nth kmalloc from now
 					 * fails (1: the next one); 0: none (/proc/fail-nth) */
 	struct list_head dead_link;	/* [L:proc_lock] on the reaper's list once exited */
+	u64 sigpending;			/* [A] signals for this thread alone: those its own
+					 * faults raise (SIGSEGV, SIGBUS, ...), as on Linux */
 	struct lockdep_stack lockdep;	/* [P] sleeping locks it holds (kernel/lockdep.h) */
 };
 
