@@ -185,33 +185,23 @@ void mm_get(struct mm_struct *mm)
 	atomic_inc(&mm->users);
 }
 
-/* The reverse map: a file VMA is on its file's list while it exists. */
-static void vma_link_file(struct vm_area *v)
+/*
+ * The reverse map: a file VMA is on its file's list while it exists, at the
+ * front, or right after `after` when given. fork passes the parent's VMA:
+ * the reverse map walks the list from the front, and the child's PTEs are
+ * copied from the parent's later, under the parent's pt_lock, so a walk
+ * that unmaps the page meanwhile either reaches the parent first (and the
+ * copy then finds no PTE) or finds the copy made when it reaches the child
+ * after. Put first instead, the child could be passed before its copy
+ * existed and keep a page truncation deleted.
+ */
+static void vma_link_file(struct vm_area *v, struct vm_area *after)
 {
 	if (!v->file)
 		return;
 	struct address_space *m = &v->file->mapping;
 	spin_lock(&m->i_mmap_lock);
-	list_add(&v->mapping_link, &m->vmas);
-	spin_unlock(&m->i_mmap_lock);
-}
-
-/*
- * fork: the child's copy of a file VMA goes right after the parent's on the
- * file's list, which the reverse map walks from the front. The child's
- * PTEs are copied from the parent's later, under the parent's pt_lock; a
- * reverse-map walk that unmaps the page meanwhile either reaches the
- * parent first (and the copy then finds no PTE) or finds the copy made
- * when it reaches the child after. Put first instead, the child could be
- * passed before its copy existed and keep a page truncation deleted.
- */
-static void vma_link_file_after(struct vm_area *n, struct vm_area *parent)
-{
-	if (!n->file)
-		return;
-	struct address_space *m = &n->file->mapping;
-	spin_lock(&m->i_mmap_lock);
-	list_add(&n->mapping_link, &parent->mapping_link);
+	list_add(&v->mapping_link, after ? &after->mapping_link : &m->vmas);
 	spin_unlock(&m->i_mmap_lock);
 }
 
@@ -342,7 +332,7 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 		n->mm = mm;
 		if (n->file)
 			igrab(n->file);
-		vma_link_file_after(n, v);
+		vma_link_file(n, v);
 		list_add_tail(&n->link, &mm->vmas);
 		struct fork_ctx c = { mm, (v->flags & VM_SHARED) != 0, false };
 		spin_lock(&old->pt_lock);
@@ -384,7 +374,7 @@ static struct vm_area *split(struct vm_area *v, unsigned long addr)
 	n->start = addr;
 	if (n->file)
 		n->pgoff += (addr - v->start) >> PAGE_SHIFT;
-	vma_link_file(n);
+	vma_link_file(n, NULL);
 	vma_set_range(v, v->start, addr, v->pgoff);
 	list_add(&n->link, &v->link);
 	return n;
@@ -482,7 +472,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long
 	n->file = file ? igrab(file) : NULL;
 	n->pgoff = pgoff;
 	n->mm = mm;
-	vma_link_file(n);
+	vma_link_file(n, NULL);
 	insert_sorted(mm, n);
 	return (long)addr;
 }
