@@ -16,22 +16,22 @@ const struct extable_entry *search_extable(u64 addr, u64 type)
 	return NULL;
 }
 
-static void record(struct trap_frame *tf)
+static void record(struct trap_frame *tf, u64 cr2)
 {
 	struct fault_record *r = &last_fixed_fault;
 
 	r->vector = tf->vector;
 	r->error = tf->error;
-	r->addr = tf->vector == T_PF ? read_cr2() : 0;
+	r->addr = tf->vector == T_PF ? cr2 : 0;
 	r->rip = tf->rip;
 }
 
-bool fixup_exception(struct trap_frame *tf)
+bool fixup_exception(struct trap_frame *tf, u64 cr2)
 {
 	const struct extable_entry *e = search_extable(tf->rip, EX_DEFAULT);
 
 	if (e) {
-		record(tf);
+		record(tf, cr2);
 		tf->rip = e->fixup;
 		return true;
 	}
@@ -40,7 +40,7 @@ bool fixup_exception(struct trap_frame *tf)
 		u64 ret;
 		if (probe_read_u64((void *)tf->rsp, &ret) == 0 &&
 		    (e = search_extable(ret, EX_CALL))) {
-			record(tf);
+			record(tf, cr2);
 			tf->rsp += 8;
 			tf->rip = e->fixup;
 			return true;

@@ -32,8 +32,9 @@ struct extable_entry {
 #define _ASM_EXTABLE(from, to) _ASM_EXTABLE_TYPE(from, to, 0)
 
 /* fixup_exception: if tf->rip (or the EX_CALL return address) is in the
- * table, redirect tf to the fixup and return true. */
-bool fixup_exception(struct trap_frame *tf);
+ * table, redirect tf to the fixup and return true. cr2: the fault's address
+ * as read at trap entry (0 for other traps), recorded for tests. */
+bool fixup_exception(struct trap_frame *tf, u64 cr2);
 /* The entry for a faulting instruction of that type, or NULL. */
 const struct extable_entry *search_extable(u64 rip, u64 type);
 

@@ -119,13 +119,12 @@ void dump_registers(const struct trap_frame *tf)
 }
 
 
-static __noreturn void kernel_exception(struct trap_frame *tf)
+static __noreturn void kernel_exception(struct trap_frame *tf, u64 cr2)
 {
 	char where[96];
 
 	ksym_format(where, sizeof(where), tf->rip);
 	if (tf->vector == T_PF) {
-		u64 cr2 = read_cr2();
 		panic_frame(tf, "%s in %s: %s %s at %#llx (error %#llx)", trap_name(tf->vector),
 			    where, tf->error & PF_INSTR ? "fetch" :
 			    tf->error & PF_WRITE ? "write" : "read",
@@ -142,7 +141,7 @@ static __noreturn void kernel_exception(struct trap_frame *tf)
 		    (unsigned long long)tf->error);
 }
 
-static bool user_copy_fault(struct trap_frame *tf);
+static bool user_copy_fault(struct trap_frame *tf, u64 addr);
 
 /*
  * On the way back to user mode: deliver signals with interrupts on (writing
@@ -166,16 +165,22 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (v < 32) {
+		/* CR2 holds the address of this CPU's latest page fault. Read it
+		 * now, while interrupts are still off (an interrupt gate): once
+		 * they are on, this task can be preempted, and the next task's
+		 * fault on this CPU overwrites CR2 before we read it
+		 * (debug.late_cr2 reads it late, for t_fault_addr to catch). */
+		u64 cr2 = v == T_PF ? read_cr2() : 0;
 		if (tf->cs & 3) {		/* the program's fault, not ours */
-			user_exception(tf);
+			user_exception(tf, cr2);
 			return_to_user(tf);
 			return;
 		}
-		if (v == T_PF && user_copy_fault(tf))
+		if (v == T_PF && user_copy_fault(tf, cr2))
 			return;			/* a user page, faulted in for a user copy */
-		if (v != T_DF && v != T_MC && fixup_exception(tf))
+		if (v != T_DF && v != T_MC && fixup_exception(tf, cr2))
 			return;
-		kernel_exception(tf);
+		kernel_exception(tf, cr2);
 	}
 	if (v < IRQ_VECTOR_BASE)	/* a spurious interrupt from the masked PICs */
 		return;
@@ -200,9 +205,8 @@ void trap_dispatch(struct trap_frame *tf)
  * in the exception table): let the fault handler map the page, as if the
  * program had touched it. False if it cannot; the fixup then gives EFAULT.
  */
-static bool user_copy_fault(struct trap_frame *tf)
+static bool user_copy_fault(struct trap_frame *tf, u64 addr)
 {
-	u64 addr = read_cr2();
 	struct task *me = current_task();
 	if (addr >= USER_TOP || !me->mm || !search_extable(tf->rip, EX_DEFAULT))
 		return false;

@@ -102,8 +102,10 @@ int spawn_init(void);
 /* Current process, or NULL for a kernel thread. */
 struct process *current_proc(void);
 
-/* Exceptions from user mode (kernel/trap.c): a fault the process caused. */
-void user_exception(struct trap_frame *tf);
+/* Exceptions from user mode (kernel/trap.c): a fault the process caused;
+ * cr2 is the page fault's address, read at trap entry. Interrupts off on
+ * entry; may sleep (it enables them). */
+void user_exception(struct trap_frame *tf, u64 cr2);
 /* Send a signal to a process; a default-fatal one kills it. */
 int send_signal(struct process *p, int sig);
 /* On the way back to user mode: act on pending signals (may not return). */
