@@ -39,11 +39,14 @@ SYSCALL(exit_group) { do_exit_group(((int)a0 & 0xff) << 8); }
 
 SYSCALL(wait4)
 {
-	if (a3 && clear_user((void *)a3, 144))	/* struct rusage: all zero */
-		return -EFAULT;
 	if (a2 & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
 		return -EINVAL;
-	return do_wait4((int)a0, a1, (int)a2);
+	long r = do_wait4((int)a0, a1, (int)a2);
+	/* struct rusage (all zero) only for a child reaped: like Linux, a bad
+	 * pointer fails the call after the child is gone, never before */
+	if (r > 0 && a3 && clear_user((void *)a3, 144))
+		return -EFAULT;
+	return r;
 }
 
 SYSCALL(kill) { return do_kill((int)a0, (int)a1); }
@@ -133,6 +136,9 @@ SYSCALL(rt_sigprocmask)
 
 SYSCALL(sigaltstack)
 {
+	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
+	if (a0 && copy_from_user(ss, (void *)a0, sizeof(ss)))
+		return -EFAULT;
 	if (a1 && clear_user((void *)a1, 24))
 		return -EFAULT;
 	return 0;
@@ -386,6 +392,7 @@ SYSCALL(uname)
 
 struct rlimit { u64 cur, max; };
 
+/* A resource's limit stored at uptr (0: only check resource). 0 or -errno. */
 static long get_limit(int resource, u64 uptr)
 {
 	struct rlimit r = { ~0ULL, ~0ULL };
@@ -398,12 +405,19 @@ static long get_limit(int resource, u64 uptr)
 	return uptr ? copy_to_user((void *)uptr, &r, sizeof(r)) : 0;
 }
 
-SYSCALL(getrlimit) { return get_limit((int)a0, a1); }
+SYSCALL(getrlimit)
+{
+	long r = get_limit((int)a0, 0);
+	return r ? r : a1 ? get_limit((int)a0, a1) : -EFAULT;
+}
 
 SYSCALL(prlimit64)
 {
+	struct rlimit new;	/* read as Linux does, then ignored: limits are fixed */
 	if (a0 && (int)a0 != current_proc()->pid)
 		return -ESRCH;
+	if (a2 && copy_from_user(&new, (void *)a2, sizeof(new)))
+		return -EFAULT;
 	return get_limit((int)a1, a3);
 }
 
@@ -568,6 +582,10 @@ SYSCALL(futex)
 		return futex_wait(a0, (u32)a2, a3);
 	case 1:		/* FUTEX_WAKE */
 	case 10:	/* FUTEX_WAKE_BITSET */
+		if (!access_ok((void *)a0, 4))
+			return -EFAULT;		/* futex_wake is silent: exit uses it too */
+		if (a0 & 3)
+			return -EINVAL;
 		return futex_wake(a0, (int)a2);
 	}
 	return -ENOSYS;
