@@ -232,12 +232,11 @@ SYSCALL(madvise)
 	struct mm_struct *mm = current_task()->mm;
 	if (a0 & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (a2 != 4 && a2 != 8)		/* MADV_DONTNEED, MADV_FREE; others are hints */
-		return 0;
 	if (!a1)
 		return 0;
 	down_read(&mm->mmap_lock);
-	long r = do_zap(mm, a0, a1);
+	long r = a2 == 4 || a2 == 8	/* MADV_DONTNEED, MADV_FREE; others are hints */
+			 ? do_zap(mm, a0, a1) : vma_check_range(mm, a0, a1);
 	up_read(&mm->mmap_lock);
 	return r;
 }
@@ -250,9 +249,14 @@ SYSCALL(mremap)
 		return -EINVAL;
 	if (a3 & ~3UL)
 		return -EINVAL;		/* MREMAP_FIXED and the rest: not supported */
+	if (!a1)
+		return -EINVAL;		/* Linux: old_len 0 duplicates a shared mapping; not here */
 	down_write(&mm->mmap_lock);
 	long r;
-	if (newlen <= oldlen)		/* shrinking: unmap the tail */
+	struct vm_area *v = find_vma(mm, old);
+	if (!v || v->start > old)
+		r = -EFAULT;		/* Linux: EFAULT when nothing is mapped at old */
+	else if (newlen <= oldlen)	/* shrinking: unmap the tail */
 		r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
 	else
 		r = do_mremap_grow(mm, old, oldlen, newlen, a3 & 1 /* MREMAP_MAYMOVE */);
