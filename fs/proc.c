@@ -12,6 +12,9 @@
  *                    fails (mm/slab.c), to test the paths that handle it
  *   /proc/lockdep    the lock classes and the lock order learnt so far
  *                    (kernel/lockdep.h), with where each order was seen
+ *   /proc/kernel-hash  hashes of kernel text, rodata, the syscall table and
+ *                    a canary data page (kernel/khash.c): unchanged by any
+ *                    system call, whatever pointers it was given
  *
  * /proc is a small file system of its own, reached from the root
  * directory's name "proc" (namei.c); its files are read from a snapshot
@@ -29,6 +32,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/lockdep.h"
+#include "kernel/khash.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -117,6 +121,7 @@ static const struct proc_entry entries[] = {
 	{ "fail-nth", FAIL_NTH_INO, show_fail_nth },
 	{ "gup", 6, show_gup },
 	{ "gup_mode", 7, show_gup_mode },
+	{ "kernel-hash", 10, khash_show },
 	{ "kmsg", 5, show_kmsg },
 	{ "lockdep", 8, show_lockdep },
 	{ "meminfo", 2, show_meminfo },

@@ -440,9 +440,15 @@ SYSCALL(fcntl)
 		WRITE_ONCE(f->flags, (f->flags & ~O_SETTABLE) | ((unsigned)a2 & O_SETTABLE));
 		r = 0;
 		break;
-	case F_GETLK: case F_SETLK: case F_SETLKW:
-		r = 0;		/* one user, no locks to conflict with */
+	case F_GETLK: case F_SETLK: case F_SETLKW: {
+		/* One user, no locks to conflict with; struct flock is read and
+		 * F_GETLK answers F_UNLCK (2) in l_type, as Linux would here. */
+		u8 lock[32];
+		r = copy_from_user(lock, (void *)a2, sizeof(lock));
+		if (!r && a1 == F_GETLK)
+			r = copy_to_user((void *)a2, &(u16){ 2 }, 2);
 		break;
+	}
 	default:
 		r = -EINVAL;
 	}

@@ -39,11 +39,14 @@ SYSCALL(exit_group) { do_exit_group(((int)a0 & 0xff) << 8); }
 
 SYSCALL(wait4)
 {
-	if (a3 && clear_user((void *)a3, 144))	/* struct rusage: all zero */
-		return -EFAULT;
 	if (a2 & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
 		return -EINVAL;
-	return do_wait4((int)a0, a1, (int)a2);
+	long r = do_wait4((int)a0, a1, (int)a2);
+	/* struct rusage (all zero) only for a child reaped: like Linux, a bad
+	 * pointer fails the call after the child is gone, never before */
+	if (r > 0 && a3 && clear_user((void *)a3, 144))
+		return -EFAULT;
+	return r;
 }
 
 SYSCALL(kill) { return do_kill((int)a0, (int)a1); }
@@ -133,6 +136,9 @@ SYSCALL(rt_sigprocmask)
 
 SYSCALL(sigaltstack)
 {
+	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
+	if (a0 && copy_from_user(ss, (void *)a0, sizeof(ss)))
+		return -EFAULT;
 	if (a1 && clear_user((void *)a1, 24))
 		return -EFAULT;
 	return 0;
@@ -226,12 +232,11 @@ SYSCALL(madvise)
 	struct mm_struct *mm = current_task()->mm;
 	if (a0 & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (a2 != 4 && a2 != 8)		/* MADV_DONTNEED, MADV_FREE; others are hints */
-		return 0;
 	if (!a1)
 		return 0;
 	down_read(&mm->mmap_lock);
-	long r = do_zap(mm, a0, a1);
+	long r = a2 == 4 || a2 == 8	/* MADV_DONTNEED, MADV_FREE; others are hints */
+			 ? do_zap(mm, a0, a1) : vma_check_range(mm, a0, a1);
 	up_read(&mm->mmap_lock);
 	return r;
 }
@@ -244,9 +249,14 @@ SYSCALL(mremap)
 		return -EINVAL;
 	if (a3 & ~3UL)
 		return -EINVAL;		/* MREMAP_FIXED and the rest: not supported */
+	if (!a1)
+		return -EINVAL;		/* Linux: old_len 0 duplicates a shared mapping; not here */
 	down_write(&mm->mmap_lock);
 	long r;
-	if (newlen <= oldlen)		/* shrinking: unmap the tail */
+	struct vm_area *v = find_vma(mm, old);
+	if (!v || v->start > old)
+		r = -EFAULT;		/* Linux: EFAULT when nothing is mapped at old */
+	else if (newlen <= oldlen)	/* shrinking: unmap the tail */
 		r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
 	else
 		r = do_mremap_grow(mm, old, oldlen, newlen, a3 & 1 /* MREMAP_MAYMOVE */);
@@ -386,6 +396,7 @@ SYSCALL(uname)
 
 struct rlimit { u64 cur, max; };
 
+/* A resource's limit stored at uptr (0: only check resource). 0 or -errno. */
 static long get_limit(int resource, u64 uptr)
 {
 	struct rlimit r = { ~0ULL, ~0ULL };
@@ -398,12 +409,19 @@ static long get_limit(int resource, u64 uptr)
 	return uptr ? copy_to_user((void *)uptr, &r, sizeof(r)) : 0;
 }
 
-SYSCALL(getrlimit) { return get_limit((int)a0, a1); }
+SYSCALL(getrlimit)
+{
+	long r = get_limit((int)a0, 0);
+	return r ? r : a1 ? get_limit((int)a0, a1) : -EFAULT;
+}
 
 SYSCALL(prlimit64)
 {
+	struct rlimit new;	/* read as Linux does, then ignored: limits are fixed */
 	if (a0 && (int)a0 != current_proc()->pid)
 		return -ESRCH;
+	if (a2 && copy_from_user(&new, (void *)a2, sizeof(new)))
+		return -EFAULT;
 	return get_limit((int)a1, a3);
 }
 
@@ -568,6 +586,10 @@ SYSCALL(futex)
 		return futex_wait(a0, (u32)a2, a3);
 	case 1:		/* FUTEX_WAKE */
 	case 10:	/* FUTEX_WAKE_BITSET */
+		if (!access_ok((void *)a0, 4))
+			return -EFAULT;		/* futex_wake is silent: exit uses it too */
+		if (a0 & 3)
+			return -EINVAL;
 		return futex_wake(a0, (int)a2);
 	}
 	return -ENOSYS;

@@ -9,12 +9,21 @@
 #include "kernel/extable.h"
 #include "mm/paging.h"
 #include "kernel/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
 
 static bool smap;	/* [I] the CPU has SMAP: stac/clac are needed (and exist) */
+bool uaccess_no_range_check;	/* [I] uaccess.h */
+
+CMDLINE_KEY(no_range_check, "uaccess.debug_no_range_check",
+	    "BROKEN: user copies skip the range check, so a kernel address passes");
 
 void uaccess_init(void)
 {
 	smap = paging_features.smap;
+	uaccess_no_range_check = cmdline_get("uaccess.debug_no_range_check") != NULL;
+	if (uaccess_no_range_check)
+		pr_warn("uaccess: debug_no_range_check: system calls may touch kernel memory");
 }
 
 static inline void user_open(void)

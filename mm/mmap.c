@@ -497,18 +497,27 @@ static void protect_one(pte_t *pte, unsigned long va, void *arg)
 		v = READ_ONCE(*pte);
 }
 
-int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags)
+/* Whether every page of [addr, end) is in some VMA. mmap_lock held. */
+static bool range_mapped(struct mm_struct *mm, unsigned long addr, unsigned long end)
 {
-	unsigned long end;
-	if (!page_aligned_range(addr, len, &end))
-		return -EINVAL;
-	/* Linux: ENOMEM if any part of the range is not mapped. */
 	unsigned long at = addr;
 	for (struct vm_area *v = find_vma(mm, at); at < end; v = find_vma(mm, at)) {
 		if (!v || v->start > at)
-			return -ENOMEM;
+			return false;
 		at = v->end;
 	}
+	return true;
+}
+
+int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags)
+{
+	unsigned long end;
+	if (addr & (PAGE_SIZE - 1) || !len)
+		return -EINVAL;
+	/* Linux: ENOMEM if any part of the range is not mapped, also when it
+	 * wraps or leaves user space (nothing is mapped there). */
+	if (!page_aligned_range(addr, len, &end) || !range_mapped(mm, addr, end))
+		return -ENOMEM;
 	for (struct list_head *p = mm->vmas.next; p != &mm->vmas; p = p->next) {
 		struct vm_area *v = list_entry(p, struct vm_area, link);
 		if (v->end <= addr || v->start >= end)
@@ -532,10 +541,21 @@ int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned l
 int do_zap(struct mm_struct *mm, unsigned long addr, size_t len)
 {
 	unsigned long end;
+	if (addr & (PAGE_SIZE - 1) || !len || addr + ((len + PAGE_SIZE - 1) & PAGE_MASK) <= addr)
+		return -EINVAL;		/* Linux: a length that wraps is EINVAL here */
 	if (!page_aligned_range(addr, len, &end))
+		return -ENOMEM;		/* past user space: nothing mapped there */
+	zap_range(mm, addr, MIN(end, USER_TOP));
+	/* Linux: the mapped parts are done, and a hole anywhere is ENOMEM. */
+	return range_mapped(mm, addr, end) ? 0 : -ENOMEM;
+}
+
+int vma_check_range(struct mm_struct *mm, unsigned long addr, size_t len)
+{
+	unsigned long end;
+	if (addr & (PAGE_SIZE - 1) || !len || addr + ((len + PAGE_SIZE - 1) & PAGE_MASK) <= addr)
 		return -EINVAL;
-	zap_range(mm, addr, end);
-	return 0;
+	return page_aligned_range(addr, len, &end) && range_mapped(mm, addr, end) ? 0 : -ENOMEM;
 }
 
 struct move_ctx {

@@ -96,6 +96,9 @@ int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len);
 int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned long vmflags);
 /* Drop the pages of [addr, addr+len) (madvise DONTNEED): they read back as zeros / the file. */
 int do_zap(struct mm_struct *mm, unsigned long addr, size_t len);
+/* madvise's range check: 0, -EINVAL (unaligned, empty or wrapping) or
+ * -ENOMEM (a page of it is not mapped). mmap_lock held. */
+int vma_check_range(struct mm_struct *mm, unsigned long addr, size_t len);
 /* Grow [old, old+oldlen) to newlen: in place if there is room, else moved
  * (its pages go with it) when may_move. The new address or -errno. */
 long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,

@@ -17,73 +17,21 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "badaddr.h"
 
-#define PAGE 4096
-
-/* Addresses no user buffer may have; "unmapped" is filled in at start. */
-static struct bad {
-	const char *name;
-	uintptr_t addr;
-} bads[] = {
-	{ "NULL", 0 },
-	{ "a kernel direct-map address", 0xffff800000000000ul },
-	{ "a kernel text address", 0xffffffff80000000ul },
-	{ "a non-canonical address", 0x0000800000000000ul },
-	{ "an unmapped page", 0 },
-};
-#define NBADS (sizeof bads / sizeof bads[0])
-
-static char *edge;     /* a mapped page followed by an unmapped one */
 static int file_fd;    /* a regular file holding 8 KiB of 'f' */
 static char good[PAGE];
 
-/*
- * Map two pages and unmap the second, so edge + PAGE is unmapped, and
- * make one more hole for "an unmapped page". Nothing after this may map
- * memory (no malloc), or a new mapping could fill a hole.
- */
+/* A file to read and write, and a name that exists, in the scratch directory. */
 static void setup(void)
 {
-	char *m = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *u = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED || u == MAP_FAILED) {
-		perror("t_badptr: mmap");
-		exit(2);
-	}
-	munmap(m + PAGE, PAGE);
-	munmap(u, PAGE);
-	edge = m;
-	bads[NBADS - 1].addr = (uintptr_t)u;
+	badaddr_setup();
 	file_fd = open("file", O_RDWR | O_CREAT | O_TRUNC, 0644);
 	memset(good, 'f', sizeof good);
 	write(file_fd, good, sizeof good);
 	write(file_fd, good, sizeof good);
 	close(open("exists", O_WRONLY | O_CREAT, 0644));
 }
-
-/* A buffer whose first n bytes are mapped and the rest are not. */
-static char *partial(size_t n)
-{
-	memset(edge + PAGE - n, 'p', n);   /* no NUL inside: see open() */
-	return edge + PAGE - n;
-}
-
-/*
- * Run one raw call per bad address from bads[first] on, each expected to
- * give EFAULT. first is 1 where NULL is a valid "no pointer" argument.
- */
-#define FOR_EACH_BAD_FROM(first, callname, expr) do {                      \
-	for (size_t i_ = (first); i_ < NBADS; i_++) {                      \
-		void *bad = (void *)bads[i_].addr;                         \
-		char what_[160];                                           \
-		snprintf(what_, sizeof what_, "%s %s gives EFAULT",   \
-			 callname, bads[i_].name);                         \
-		CHECK_ERR(expr, EFAULT, what_);                            \
-	}                                                                  \
-} while (0)
-#define FOR_EACH_BAD(callname, expr) FOR_EACH_BAD_FROM(0, callname, expr)
 
 static void test_read_write(void)
 {
@@ -102,6 +50,28 @@ static void test_read_write(void)
 		  "pread64 with a length of SIZE_MAX gives EFAULT");
 	CHECK_ERR(syscall(SYS_pwrite64, file_fd, good, SIZE_MAX, 0), EFAULT,
 		  "pwrite64 with a length of SIZE_MAX gives EFAULT");
+}
+
+/*
+ * A buffer running past the top of user space is refused whole, before
+ * any copy: its end is no user address at all.
+ */
+static void test_past_top(void)
+{
+	CHECK_ERR(syscall(SYS_pread64, file_fd, at_top(16), PAGE, 0), EFAULT,
+		  "pread64 into a buffer running past the top of user space gives EFAULT");
+	CHECK_ERR(syscall(SYS_pwrite64, file_fd, at_top(16), PAGE, 0), EFAULT,
+		  "pwrite64 from a buffer running past the top of user space gives EFAULT");
+	lseek(file_fd, 0, SEEK_SET);
+	CHECK_ERR(syscall(SYS_read, file_fd, at_top(16), PAGE), EFAULT,
+		  "read into a buffer running past the top of user space gives EFAULT");
+	CHECK_ERR(syscall(SYS_write, file_fd, at_top(16), PAGE), EFAULT,
+		  "write from a buffer running past the top of user space gives EFAULT");
+	CHECK_EQ(lseek(file_fd, 0, SEEK_CUR), 0, "and the refused calls left the offset alone");
+	CHECK_ERR(syscall(SYS_getrandom, at_top(16), PAGE, 0), EFAULT,
+		  "getrandom into a buffer running past the top of user space gives EFAULT");
+	CHECK_EQ(syscall(SYS_pread64, file_fd, at_top(16), 16, 0), 16,
+		 "pread64 into the last 16 bytes of user space reads them");
 }
 
 /* Regular files copy up to the first unmapped byte and return that count. */
@@ -325,6 +295,7 @@ int main(int argc, char **argv)
 	tap_enter_scratch("t_badptr");
 	setup();
 	test_read_write();
+	test_past_top();
 	test_partial_file();
 	test_partial_pipe();
 	test_paths();

@@ -107,6 +107,89 @@ static void test_mremap(void)
  * nothing may wrap around into the kernel half (a gap search computing
  * "top - len" for a huge len once did, and moved a page there).
  */
+#define K_ADDR ((void *)0xffff800000000000UL)
+#define NONCANON ((void *)0x8000000000000000UL)
+#define WRAP_LEN 0xfffffffffffff000UL
+
+/*
+ * Every call that takes a range, at the edges: the last user page, the
+ * kernel half, a non-canonical address, lengths that wrap, ranges that
+ * leave user space or cross a hole. The answers are Linux's.
+ */
+static void test_bounds_edges(unsigned long top)
+{
+	char *last = mmap((void *)(top - PAGE), PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	CHECK(last == (char *)(top - PAGE), "MAP_FIXED_NOREPLACE maps the last page of user space");
+	CHECK_ERR(mmap(last, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+		       -1, 0), EEXIST, "MAP_FIXED_NOREPLACE over a mapping gives EEXIST");
+	CHECK_ERR(mmap(last, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+		  ENOMEM, "MAP_FIXED from the last page to past the top gives ENOMEM");
+	CHECK_ERR(mmap(K_ADDR, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+		       -1, 0), ENOMEM, "MAP_FIXED_NOREPLACE in the kernel half gives ENOMEM");
+	CHECK_ERR(mmap(NONCANON, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+		  ENOMEM, "MAP_FIXED at a non-canonical address gives ENOMEM");
+	CHECK_ERR(mmap((void *)0x100000000UL, WRAP_LEN, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), ENOMEM,
+		  "MAP_FIXED with a length that wraps gives ENOMEM");
+	void *hint = mmap(K_ADDR, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(hint != MAP_FAILED && (unsigned long)hint < top,
+	      "a kernel-half hint without MAP_FIXED maps in user space");
+	munmap(hint, PAGE);
+
+	CHECK_ERR(mprotect(K_ADDR, PAGE, PROT_READ), ENOMEM, "mprotect in the kernel half gives ENOMEM");
+	CHECK_ERR(mprotect(NONCANON, PAGE, PROT_READ), ENOMEM,
+		  "mprotect at a non-canonical address gives ENOMEM");
+	CHECK_ERR(mprotect((void *)top, PAGE, PROT_READ), ENOMEM,
+		  "mprotect of the guard page above user space gives ENOMEM");
+	CHECK_ERR(mprotect(last, 2 * PAGE, PROT_READ), ENOMEM,
+		  "mprotect from the last page to past the top gives ENOMEM");
+	CHECK_ERR(mprotect(last, WRAP_LEN, PROT_READ), ENOMEM,
+		  "mprotect with a length that wraps gives ENOMEM");
+
+	CHECK_ERR(munmap(K_ADDR, PAGE), EINVAL, "munmap in the kernel half gives EINVAL");
+	CHECK_ERR(munmap((void *)top, PAGE), EINVAL, "munmap of the guard page above user space gives EINVAL");
+	CHECK_ERR(munmap(last, 2 * PAGE), EINVAL, "munmap from the last page to past the top gives EINVAL");
+	CHECK_ERR(munmap(last, WRAP_LEN), EINVAL, "munmap with a length that wraps gives EINVAL");
+	CHECK_ERR(munmap(last, 0), EINVAL, "munmap of length 0 gives EINVAL");
+
+	CHECK_ERR(madvise(K_ADDR, PAGE, MADV_DONTNEED), ENOMEM,
+		  "madvise MADV_DONTNEED in the kernel half gives ENOMEM");
+	CHECK_ERR(madvise((void *)top, PAGE, MADV_DONTNEED), ENOMEM,
+		  "madvise MADV_DONTNEED of the guard page above user space gives ENOMEM");
+	CHECK_ERR(madvise(last, WRAP_LEN, MADV_DONTNEED), EINVAL,
+		  "madvise with a length that wraps gives EINVAL");
+	/* Linux changes the mapped part before it meets the hole; Roundabout
+	 * changes nothing (docs/user.md): make it writable either way. */
+	mprotect(last, PAGE, PROT_READ | PROT_WRITE);
+	last[0] = 5;
+	CHECK_ERR(madvise(last - PAGE, 2 * PAGE, MADV_DONTNEED), ENOMEM,
+		  "madvise MADV_DONTNEED over a hole and a mapping gives ENOMEM");
+	CHECK(last[0] == 0, "but drops the mapped part all the same");
+	CHECK_ERR(madvise(last - PAGE, PAGE, MADV_NORMAL), ENOMEM,
+		  "madvise MADV_NORMAL of an unmapped page gives ENOMEM");
+	CHECK_OK(madvise(last, PAGE, MADV_NORMAL), "madvise MADV_NORMAL of a mapped page succeeds");
+	CHECK_EQ(madvise(last, 0, MADV_DONTNEED), 0, "madvise of length 0 returns 0");
+
+	CHECK_ERR(mremap(last, PAGE, 2 * PAGE, 0), ENOMEM,
+		  "mremap growing the last page in place past the top gives ENOMEM");
+	CHECK_ERR(mremap(K_ADDR, 2 * PAGE, PAGE, 0), EFAULT, "mremap shrinking in the kernel half gives EFAULT");
+	CHECK_ERR(mremap(K_ADDR, PAGE, 2 * PAGE, MREMAP_MAYMOVE), EFAULT,
+		  "mremap growing in the kernel half gives EFAULT");
+	CHECK_ERR(mremap((void *)top, PAGE, PAGE, 0), EFAULT,
+		  "mremap of the guard page above user space gives EFAULT");
+	CHECK_ERR(mremap(last, 0, PAGE, MREMAP_MAYMOVE), EINVAL,
+		  "mremap of a private mapping with an old length of 0 gives EINVAL");
+	CHECK_ERR(mremap(last, PAGE, 0, MREMAP_MAYMOVE), EINVAL, "mremap to a length of 0 gives EINVAL");
+
+	char *cur = (char *)syscall(SYS_brk, 0);
+	CHECK((char *)syscall(SYS_brk, K_ADDR) == cur, "brk into the kernel half leaves the break");
+	CHECK((char *)syscall(SYS_brk, (void *)top) == cur, "brk to the top of user space leaves the break");
+	CHECK((char *)syscall(SYS_brk, (void *)WRAP_LEN) == cur,
+	      "brk to the last page of the address space leaves the break");
+	munmap(last, PAGE);
+}
+
 static void test_bounds(void)
 {
 	const unsigned long top = 0x7ffffffff000UL;
@@ -127,6 +210,7 @@ static void test_bounds(void)
 		  "mremap in place to a length that wraps gives ENOMEM");
 	CHECK(p[0] == 7, "the mapping is untouched by the refused calls");
 	munmap(p, PAGE);
+	test_bounds_edges(top);
 }
 
 static void test_brk(void)
