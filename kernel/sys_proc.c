@@ -246,13 +246,18 @@ SYSCALL(mremap)
 		return -EINVAL;		/* MREMAP_FIXED and the rest: not supported */
 	down_write(&mm->mmap_lock);
 	long r;
-	if (newlen <= oldlen)		/* shrinking: unmap the tail */
+	struct vm_area *v = find_vma(mm, old);
+	if (!v || v->start > old)
+		r = -EFAULT;		/* Linux: no mapping at old, whatever the sizes */
+	else if (newlen <= oldlen)	/* shrinking: unmap the tail */
 		r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
 	else
 		r = do_mremap_grow(mm, old, oldlen, newlen, a3 & 1 /* MREMAP_MAYMOVE */);
 	up_write(&mm->mmap_lock);
 	return r < 0 ? r : (newlen <= oldlen ? (long)old : r);
 }
+
+SYSCALL(msync) { return do_msync(current_task()->mm, a0, a1, (int)a2); }
 
 SYSCALL(brk)
 {

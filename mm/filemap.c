@@ -453,15 +453,22 @@ int write_one_page(struct page *page)
 
 int filemap_write_and_wait(struct address_space *m)
 {
+	return filemap_write_range(m, 0, ~0UL);
+}
+
+int filemap_write_range(struct address_space *m, unsigned long first, unsigned long last)
+{
 	might_sleep();
 	struct page *pages[16];
-	unsigned long next = 0;
+	unsigned long next = first;
 	int err = 0;
 
 	for (;;) {
 		unsigned long f = read_lock_irqsave(&m->tree_lock);
 		unsigned n = radix_tree_gang_lookup_tag(&m->tree, (void **)pages, next, 16,
 							RADIX_TREE_TAG_DIRTY);
+		while (n && pages[n - 1]->index > last)
+			n--;			/* past the range */
 		for (unsigned i = 0; i < n; i++)
 			get_page(pages[i]);	/* the lock keeps them in the tree */
 		read_unlock_irqrestore(&m->tree_lock, f);

@@ -164,6 +164,8 @@ bool set_page_dirty(struct page *page);
 int write_one_page(struct page *page);
 /* filemap_write_and_wait: write every dirty page of m and wait for them. */
 int filemap_write_and_wait(struct address_space *m);
+/* filemap_write_range: the same for the pages first..last only. May sleep. */
+int filemap_write_range(struct address_space *m, unsigned long first, unsigned long last);
 /* Write back, then drop the cached pages first..last (O_DIRECT coherence). */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last);
 /* truncate_inode_pages: drop every page at byte offset >= from (waits for I/O). */

@@ -101,6 +101,17 @@ int do_zap(struct mm_struct *mm, unsigned long addr, size_t len);
 long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,
 		    bool may_move);
 
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
+/*
+ * do_msync: Linux's msync. EINVAL for bad flags or an unaligned addr,
+ * ENOMEM when part of the range is not mapped (the mapped parts are still
+ * synced); with MS_SYNC the shared file mappings in the range are written
+ * back (their PTEs' dirty bits first). Takes mmap_lock for reading. May sleep.
+ */
+int do_msync(struct mm_struct *mm, unsigned long addr, size_t len, int flags);
+
 /*
  * handle_mm_fault: make the access (PF_* error bits) at addr succeed, or
  * say why not: 0, -EFAULT (no VMA or not allowed: SIGSEGV), -ENXIO (a file
