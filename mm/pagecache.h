@@ -109,6 +109,8 @@ struct address_space {
 	struct list_head vmas;		/* [L:i_mmap_lock] user mappings (vm_area, mmap) */
 	spinlock_t i_mmap_lock;		/* the vmas list (reverse mapping) */
 	unsigned long ra_next;		/* [A] readahead: next index a sequential reader wants */
+	bool unevictable;		/* [I] no backing store (fs/shmem.c): its pages stay
+					 * off the LRU and are never read ahead */
 	u8 page_lock_subclass;		/* [I] lockdep subclass of its pages' locks: 0, or 1
 					 * for a block device's (metadata, locked inside
 					 * file pages' locks: fs/ext2/ext2.h) */
