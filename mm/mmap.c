@@ -350,6 +350,20 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 	return mm;
 }
 
+static void count_one(pte_t *pte, unsigned long va, void *arg)
+{
+	*(unsigned long *)arg += (READ_ONCE(*pte) & (PTE_P | PTE_PROTNONE)) != 0;
+}
+
+unsigned long mm_rss(struct mm_struct *mm)
+{
+	unsigned long n = 0;
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, 0, USER_TOP, count_one, &n);
+	spin_unlock(&mm->pt_lock);
+	return n;
+}
+
 /* ------------------------------------------------------------ VMAs */
 
 struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr)

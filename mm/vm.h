@@ -87,6 +87,8 @@ void mm_put(struct mm_struct *mm);
 /* Make mm this CPU's address space (cr3) and note the CPU in its cpumask. */
 void mm_activate(struct mm_struct *mm);
 
+/* mm_rss: pages mapped in mm now (present PTEs; the OOM killer's measure). Takes pt_lock. */
+unsigned long mm_rss(struct mm_struct *mm);
 struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr);
 /* Map [addr, addr+len): with MAP_FIXED exactly there, else anywhere free.
  * Returns the address or -errno. mmap_lock held for writing. */
