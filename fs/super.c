@@ -29,6 +29,7 @@ void vfs_init(void)
 {
 	vfs_icache_init();
 	proc_init();
+	shmem_init();
 }
 
 struct super_block *vfs_root_sb(void)

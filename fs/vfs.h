@@ -220,6 +220,17 @@ int mark_inode_dirty(struct inode *inode);
 /* Inodes in the cache now, and unused ones kept for reuse (statistics, leak checks). */
 void icache_counts(unsigned long *total, unsigned long *unused);
 
+/* ------------------------------------------------------------ shared anonymous memory */
+
+/* Boot: the cache and super_block of shared anonymous memory (fs/shmem.c). */
+void shmem_init(void);
+/*
+ * shmem_create: a nameless in-memory file of size bytes, its pages made
+ * zeroed on first use and kept until the last iput; a reference for the
+ * caller. NULL when out of memory. May sleep.
+ */
+struct inode *shmem_create(u64 size);
+
 /* ------------------------------------------------------------ mount, sync */
 
 /* vfs_mount_root: mount the root file system from the root ramdisk (ext2). 0 or -errno. */

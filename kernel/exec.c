@@ -273,9 +273,8 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 
 	/* 4: the point of no return. */
 	struct task *me = current_task();
-	struct mm_struct *old = proc->mm;
+	struct mm_struct *old = proc_swap_mm(proc, mm);
 	unsigned long irq = irq_save();
-	proc->mm = mm;
 	me->mm = mm;
 	mm_activate(mm);
 	irq_restore(irq);
@@ -289,6 +288,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	wrmsr(0xc0000100, 0);
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");
+	snprintf(proc->comm, sizeof(proc->comm), "%s", me->name);
 	for (int i = 0; i < eh.phnum; i++)
 		if (ph[i].type == PT_LOAD && (err = zero_bss_tail(&ph[i], base)))
 			break;

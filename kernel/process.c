@@ -34,6 +34,7 @@
 #include "mm/vm.h"
 #include "mm/slab.h"
 #include "mm/paging.h"
+#include "mm/mm.h"
 #include "fs/vfs.h"
 
 #define CLONE_VM 0x00000100
@@ -147,7 +148,43 @@ static struct task *new_user_thread(struct process *p, struct trap_frame *frame,
 
 /* ------------------------------------------------------------ fork and clone */
 
+/*
+ * The system-wide task limit (Linux's threads-max): every thread counts
+ * from its clone until it exits, and a process's last thread until its
+ * parent reaps it. At the limit, fork and clone fail with EAGAIN.
+ * kernel.max_tasks=N sets it; the default lets kernel stacks (16 KiB a
+ * task, with the user frame and FPU area) take at most 1/8 of RAM.
+ */
+CMDLINE_KEY(kernel_max_tasks, "kernel.max_tasks",
+	    "most threads and unreaped processes at once (default: from RAM); fork then gives EAGAIN");
+#define MIN_MAX_TASKS 20
+static atomic_t nr_tasks = ATOMIC_INIT(1);	/* [A] init's thread is the first */
+static long max_tasks = MIN_MAX_TASKS;		/* [I] after spawn_init */
+
+static void max_tasks_init(void)
+{
+	long dflt = MAX((long)(mm_boot.usable_pages / 32), MIN_MAX_TASKS);
+	max_tasks = (long)cmdline_get_u64("kernel.max_tasks", (u64)dflt);
+	if (max_tasks < 1)
+		max_tasks = 1;
+	printk("tasks: at most %ld at once (kernel.max_tasks)", max_tasks);
+}
+
+static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls);
+
 long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
+{
+	if (atomic_inc_return(&nr_tasks) > max_tasks) {
+		atomic_dec(&nr_tasks);
+		return -EAGAIN;
+	}
+	long r = clone_task(flags, stack, parent_tid, child_tid, tls);
+	if (r < 0)
+		atomic_dec(&nr_tasks);
+	return r;
+}
+
+static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 {
 	struct task *me = current_task();
 	struct process *parent = me->proc, *p;
@@ -178,6 +215,7 @@ long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 		spin_lock(&proc_lock);
 		p->cwd = igrab(parent->cwd);
 		memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
+		memcpy(p->comm, parent->comm, sizeof(p->comm));
 		spin_unlock(&proc_lock);
 		if (!p->mm || !p->files) {
 			if (p->mm)
@@ -188,6 +226,7 @@ long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 			return -ENOMEM;
 		}
 	}
+	long err = -ENOMEM;
 	struct task *t = new_user_thread(p, frame, me->name);
 	if (!t)
 		goto undo;
@@ -207,6 +246,7 @@ long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 	p->nr_threads++;
 	if (!thread && !proc_register(p, parent)) {
 		spin_unlock(&proc_lock);
+		err = -EAGAIN;		/* the process table is full: Linux's word for it */
 		goto undo_task;
 	}
 	spin_unlock(&proc_lock);
@@ -225,13 +265,13 @@ undo_task:
 undo:
 	if (thread) {
 		atomic_dec(&p->refcount);
-		return -ENOMEM;
+		return err;
 	}
 	mm_put(p->mm);
 	files_put(p->files);
 	iput(p->cwd);
 	kfree(p);
-	return -ENOMEM;
+	return err;
 }
 
 /* ------------------------------------------------------------ exit */
@@ -261,8 +301,7 @@ static void process_exit(struct process *p, struct task *me)
 	me->mm = NULL;
 	write_cr3(__pa(kernel_pml4));
 	irq_restore(f);
-	mm_put(p->mm);
-	p->mm = NULL;
+	mm_put(proc_swap_mm(p, NULL));	/* proc_grab_live reads p->mm under proc_lock */
 	if (p == init_proc) {
 		printk("init: exited with status %d; powering off", wait_status_code(p->exit_status));
 		vfs_sync_all();
@@ -293,6 +332,8 @@ static __noreturn void thread_exit(int wait_status)
 		p->exit_status = wait_status;
 	bool last = --p->nr_threads == 0;
 	spin_unlock(&proc_lock);
+	if (!last)
+		atomic_dec(&nr_tasks);	/* the last one counts until wait4 reaps it */
 	if (last)
 		process_exit(p, me);
 	else {
@@ -355,6 +396,39 @@ static int reaper_main(void *unused)
 	return 0;
 }
 
+int proc_grab_live(struct process **out, struct mm_struct **mms, int max)
+{
+	int n = 0;
+	spin_lock(&proc_lock);
+	for (int i = 0; i < MAX_PROCS && n < max; i++) {
+		struct process *p = procs[i];
+		if (!p || !p->mm)
+			continue;
+		atomic_inc(&p->refcount);
+		mm_get(p->mm);	/* exit and exec replace p->mm under proc_lock, then put it */
+		mms[n] = p->mm;
+		out[n++] = p;
+	}
+	spin_unlock(&proc_lock);
+	return n;
+}
+
+void proc_put_live(struct process *p, struct mm_struct *mm)
+{
+	mm_put(mm);
+	if (atomic_dec_and_test(&p->refcount))
+		kfree(p);
+}
+
+struct mm_struct *proc_swap_mm(struct process *p, struct mm_struct *mm)
+{
+	spin_lock(&proc_lock);
+	struct mm_struct *old = p->mm;
+	p->mm = mm;
+	spin_unlock(&proc_lock);
+	return old;
+}
+
 /* ------------------------------------------------------------ wait4 */
 
 long do_wait4(int pid, u64 ustatus, int options)
@@ -378,6 +452,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 		}
 		spin_unlock(&proc_lock);
 		if (found) {
+			atomic_dec(&nr_tasks);
 			int cpid = found->pid, status = found->exit_status;
 			if (atomic_dec_and_test(&found->refcount))
 				kfree(found);
@@ -642,6 +717,8 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 			addr = read_cr2();
 		}
 		int err = me->mm ? handle_mm_fault(me->mm, addr, tf->error) : -EFAULT;
+		if (err == -ENOMEM)
+			err = oom_fault(me->mm, addr, tf->error);
 		if (!err)
 			return;
 		/* SIGSEGV for an access the mappings forbid; any other failure
@@ -711,6 +788,7 @@ static int init_thread(void *unused)
 
 int spawn_init(void)
 {
+	max_tasks_init();
 	struct process *p = proc_alloc();
 	if (!p)
 		return -ENOMEM;

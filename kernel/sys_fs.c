@@ -299,8 +299,11 @@ SYSCALL(pwrite64)
 
 struct iovec { u64 base, len; };
 
-static long do_iov(int fd, u64 uiov, u64 cnt, bool write)
+/* readv/writev, and preadv/pwritev when positional (at pos, which advances). */
+static long do_iov(int fd, u64 uiov, u64 cnt, bool write, bool positional, u64 pos)
 {
+	if (positional && (s64)pos < 0)
+		return -EINVAL;
 	if (cnt > 1024)
 		return -EINVAL;
 	/* Like Linux, check every buffer's range before moving any data
@@ -325,8 +328,8 @@ static long do_iov(int fd, u64 uiov, u64 cnt, bool write)
 			return -EINVAL;
 		if (!v.len)
 			continue;
-		long r = write ? do_write(fd, v.base, v.len, false, 0)
-			       : do_read(fd, v.base, v.len, false, 0);
+		long r = write ? do_write(fd, v.base, v.len, positional, pos + total)
+			       : do_read(fd, v.base, v.len, positional, pos + total);
 		if (r < 0)
 			return total ? total : r;
 		total += r;
@@ -336,8 +339,10 @@ static long do_iov(int fd, u64 uiov, u64 cnt, bool write)
 	return total;
 }
 
-SYSCALL(readv) { return do_iov((int)a0, a1, a2, false); }
-SYSCALL(writev) { return do_iov((int)a0, a1, a2, true); }
+SYSCALL(readv) { return do_iov((int)a0, a1, a2, false, false, 0); }
+SYSCALL(writev) { return do_iov((int)a0, a1, a2, true, false, 0); }
+SYSCALL(preadv) { return do_iov((int)a0, a1, a2, false, true, a3); }
+SYSCALL(pwritev) { return do_iov((int)a0, a1, a2, true, true, a3); }
 
 SYSCALL(lseek)
 {

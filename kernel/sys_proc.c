@@ -186,6 +186,15 @@ SYSCALL(mmap)
 	}
 	if (flags & MAP_SHARED)
 		vmflags |= VM_SHARED;
+	struct inode *shm = NULL;
+	if ((flags & MAP_SHARED) && (flags & MAP_ANONYMOUS)) {
+		/* Its pages are made at first touch, in a nameless file that
+		 * fork's copies of the mapping share (fs/shmem.c). */
+		inode = shm = shmem_create((len + PAGE_SIZE - 1) & PAGE_MASK);
+		off = 0;
+		if (!shm)
+			return -ENOMEM;
+	}
 	down_write(&mm->mmap_lock);
 	long r;
 	if ((flags & MAP_FIXED_NOREPLACE) && find_vma(mm, addr) &&
@@ -195,13 +204,7 @@ SYSCALL(mmap)
 		r = do_mmap(mm, addr, len, vmflags, fixed, inode, off >> PAGE_SHIFT);
 	up_write(&mm->mmap_lock);
 	file_put(f);
-	/* Shared anonymous memory has no file to find its pages in later: give
-	 * it all its pages now, so a fork shares them (Linux backs it with
-	 * shmem instead). */
-	if (r >= 0 && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS))
-		for (u64 off = 0; off < len; off += PAGE_SIZE)
-			if (handle_mm_fault(mm, (u64)r + off, ((prot & PROT_WRITE) ? PF_WRITE : 0) | PF_USER) == -ENOMEM)
-				break;
+	iput(shm);		/* the VMA holds its own reference */
 	return r;
 }
 
@@ -263,6 +266,8 @@ SYSCALL(mremap)
 	up_write(&mm->mmap_lock);
 	return r < 0 ? r : (newlen <= oldlen ? (long)old : r);
 }
+
+SYSCALL(msync) { return do_msync(current_task()->mm, a0, a1, (int)a2); }
 
 SYSCALL(brk)
 {

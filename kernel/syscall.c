@@ -27,6 +27,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(13, sys_rt_sigaction), SYS(14, sys_rt_sigprocmask), SYS(15, sys_rt_sigreturn), SYS(16, sys_ioctl),
 	SYS(17, sys_pread64), SYS(18, sys_pwrite64), SYS(19, sys_readv), SYS(20, sys_writev),
 	SYS(21, sys_access), SYS(22, sys_pipe), SYS(24, sys_sched_yield), SYS(25, sys_mremap),
+	SYS(26, sys_msync),
 	SYS(28, sys_madvise), SYS(32, sys_dup), SYS(33, sys_dup2), SYS(35, sys_nanosleep),
 	SYS(39, sys_getpid), SYS(56, sys_clone), SYS(57, sys_fork), SYS(58, sys_fork),
 	SYS(59, sys_execve), SYS(60, sys_exit), SYS(61, sys_wait4), SYS(62, sys_kill),
@@ -48,7 +49,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(260, sys_fchownat), SYS(262, sys_newfstatat), SYS(263, sys_unlinkat),
 	SYS(264, sys_renameat), SYS(265, sys_linkat), SYS(267, sys_readlinkat),
 	SYS(268, sys_fchmodat), SYS(269, sys_faccessat), SYS(273, sys_set_robust_list),
-	SYS(292, sys_dup3), SYS(293, sys_pipe2), SYS(302, sys_prlimit64),
+	SYS(292, sys_dup3), SYS(293, sys_pipe2), SYS(295, sys_preadv), SYS(296, sys_pwritev), SYS(302, sys_prlimit64),
 	SYS(316, sys_renameat2), SYS(318, sys_getrandom), SYS(439, sys_faccessat2),
 	SYS(1000, sys_rb_pin),	/* Roundabout's own: user/include/roundabout.h */
 };

@@ -70,7 +70,8 @@ struct process {
 	struct process *parent;			/* [L:proc_lock] init after reparenting */
 	struct list_head children;		/* [L:proc_lock] */
 	struct list_head sibling;		/* [L:proc_lock] in parent->children */
-	struct mm_struct *mm;			/* [I] shared by its threads */
+	struct mm_struct *mm;			/* [L:proc_lock] shared by its threads; its
+					 * own threads read it unlocked */
 	struct files_struct *files;		/* [I] */
 	struct inode *cwd;			/* [L:proc_lock] held */
 	int nr_threads;				/* [L:proc_lock] live threads */
@@ -79,6 +80,7 @@ struct process {
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
 	struct wait_queue_head child_exit;	/* wait4 sleeps here */
 	struct k_sigaction sigaction[NSIG];	/* [L:proc_lock] */
+	char comm[16];				/* [L:proc_lock] its program's name (exec) */
 	u64 pending;				/* [A] signals sent to the process */
 	atomic_t refcount;			/* [A] threads + the parent's link */
 };
@@ -112,6 +114,24 @@ int send_signal(struct process *p, int sig);
 void handle_signals(struct trap_frame *tf);
 /* Terminate the current thread group with a wait status. Never returns. */
 void do_exit_group(int wait_status) __noreturn;
+
+/*
+ * proc_grab_live: up to max processes that still have their memory, each
+ * with a reference on it and on its mm (mms[i]); the count. proc_put_live
+ * drops both (mm_put may free the mm: it may sleep).
+ */
+int proc_grab_live(struct process **out, struct mm_struct **mms, int max);
+void proc_put_live(struct process *p, struct mm_struct *mm);
+/* proc_swap_mm: give p the address space mm (exec, exit: NULL); the old one,
+ * whose reference passes to the caller. Takes proc_lock. */
+struct mm_struct *proc_swap_mm(struct process *p, struct mm_struct *mm);
+/*
+ * oom_fault: a page fault that handle_mm_fault failed with -ENOMEM, tried
+ * again after reclaim and, if need be, after the OOM killer (kernel/oom.c)
+ * has freed a victim's memory. handle_mm_fault's result; 0 also when the
+ * caller's own process was chosen (it dies on its way to user mode). Sleeps.
+ */
+int oom_fault(struct mm_struct *mm, unsigned long addr, u64 error);
 
 /* FPU/SSE areas of user threads (kernel/user.c). */
 int fpu_alloc(struct task *t, struct task *from);

@@ -116,6 +116,7 @@ void address_space_init(struct address_space *m, const struct address_space_ops 
 	rwlock_init(&m->tree_lock, "tree_lock");
 	radix_tree_set_lock(&m->tree, &m->tree_lock);	/* checked by the tree (lockdep) */
 	m->page_lock_subclass = 0;
+	m->unevictable = false;
 	m->nrpages = 0;
 	m->size = 0;
 	m->a_ops = ops;
@@ -350,7 +351,8 @@ int add_to_page_cache_lru(struct page *page, struct address_space *m, unsigned l
 		put_page(page);
 		return err;
 	}
-	lru_cache_add(page);
+	if (!m->unevictable)		/* else reclaim has nowhere to put it */
+		lru_cache_add(page);
 	return 0;
 }
 
@@ -453,15 +455,22 @@ int write_one_page(struct page *page)
 
 int filemap_write_and_wait(struct address_space *m)
 {
+	return filemap_write_range(m, 0, ~0UL);
+}
+
+int filemap_write_range(struct address_space *m, unsigned long first, unsigned long last)
+{
 	might_sleep();
 	struct page *pages[16];
-	unsigned long next = 0;
+	unsigned long next = first;
 	int err = 0;
 
 	for (;;) {
 		unsigned long f = read_lock_irqsave(&m->tree_lock);
 		unsigned n = radix_tree_gang_lookup_tag(&m->tree, (void **)pages, next, 16,
 							RADIX_TREE_TAG_DIRTY);
+		while (n && pages[n - 1]->index > last)
+			n--;			/* past the range */
 		for (unsigned i = 0; i < n; i++)
 			get_page(pages[i]);	/* the lock keeps them in the tree */
 		read_unlock_irqrestore(&m->tree_lock, f);
@@ -630,7 +639,8 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 		struct page *page = find_get_page(m, index);
 		if (!page) {
 			/* Readahead: a sequential reader gets the next pages started. */
-			unsigned ra = READ_ONCE(m->ra_next) == index ? READAHEAD_PAGES : 1;
+			unsigned ra = READ_ONCE(m->ra_next) == index && !m->unevictable
+					      ? READAHEAD_PAGES : 1;
 			for (unsigned i = 1; i < ra; i++)
 				if (!page_cache_present(m, index + i))
 					start_read(m, index + i);

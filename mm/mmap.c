@@ -350,6 +350,20 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 	return mm;
 }
 
+static void count_one(pte_t *pte, unsigned long va, void *arg)
+{
+	*(unsigned long *)arg += (READ_ONCE(*pte) & (PTE_P | PTE_PROTNONE)) != 0;
+}
+
+unsigned long mm_rss(struct mm_struct *mm)
+{
+	unsigned long n = 0;
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, 0, USER_TOP, count_one, &n);
+	spin_unlock(&mm->pt_lock);
+	return n;
+}
+
 /* ------------------------------------------------------------ VMAs */
 
 struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr)
@@ -645,4 +659,70 @@ long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size
 		return -ENOMEM;
 	int err = move_vma(mm, v, to, newlen);
 	return err ? err : (long)to;
+}
+
+/* ------------------------------------------------------------ msync */
+
+/*
+ * A store through a writable shared PTE sets only the PTE's dirty bit
+ * once the page has been written back, so msync moves each dirty bit to
+ * its page first: clear it (atomically: the MMU may set it meanwhile) and
+ * dirty the page, whose reference the PTE holds while pt_lock shows it.
+ * The TLB is flushed afterwards, so the next store sets the bit again.
+ */
+static void move_dirty_bit(pte_t *pte, unsigned long va, void *arg)
+{
+	pte_t v = READ_ONCE(*pte);
+	if (!(v & PTE_P) || !(v & PTE_D))
+		return;
+	v = pte_clear_bits(pte, PTE_D);		/* paging.h: the old value */
+	if (v & PTE_D)
+		set_page_dirty(pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT));
+	*(bool *)arg = true;
+}
+
+/* Write back the part [start, end) of the shared file VMA v. May sleep. */
+static int msync_vma(struct mm_struct *mm, struct vm_area *v, unsigned long start,
+		     unsigned long end)
+{
+	bool moved = false;
+	spin_lock(&mm->pt_lock);
+	walk_ptes(mm->pml4, start, end, move_dirty_bit, &moved);
+	spin_unlock(&mm->pt_lock);
+	if (moved)
+		flush_tlb_cpus(READ_ONCE(mm->cpumask), start, end);
+	struct address_space *m = &v->file->mapping;
+	if (!m->a_ops || !m->a_ops->writepage)
+		return 0;		/* memory only (shared anonymous): nothing to write */
+	u64 first = v->pgoff + ((start - v->start) >> PAGE_SHIFT);
+	return filemap_write_range(m, first, first + ((end - start) >> PAGE_SHIFT) - 1);
+}
+
+int do_msync(struct mm_struct *mm, unsigned long addr, size_t len, int flags)
+{
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC) || (addr & (PAGE_SIZE - 1)) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	unsigned long end = addr + ((len + PAGE_SIZE - 1) & PAGE_MASK);
+	if (end < addr || (len && end == addr))
+		return -ENOMEM;		/* the length wraps */
+	if (end == addr)
+		return 0;
+	int err = 0, unmapped = 0;
+	down_read(&mm->mmap_lock);
+	for (unsigned long at = addr; at < end && !err;) {
+		struct vm_area *v = find_vma(mm, at);
+		if (!v || v->start >= end) {
+			unmapped = -ENOMEM;
+			break;
+		}
+		if (v->start > at)
+			unmapped = -ENOMEM;	/* a hole: Linux goes on, then says so */
+		unsigned long s = MAX(at, v->start), e = MIN(end, v->end);
+		if ((flags & MS_SYNC) && v->file && (v->flags & VM_SHARED))
+			err = msync_vma(mm, v, s, e);
+		at = e;
+	}
+	up_read(&mm->mmap_lock);
+	return err ? err : unmapped;
 }

@@ -109,6 +109,8 @@ struct address_space {
 	struct list_head vmas;		/* [L:i_mmap_lock] user mappings (vm_area, mmap) */
 	spinlock_t i_mmap_lock;		/* the vmas list (reverse mapping) */
 	unsigned long ra_next;		/* [A] readahead: next index a sequential reader wants */
+	bool unevictable;		/* [I] no backing store (fs/shmem.c): its pages stay
+					 * off the LRU and are never read ahead */
 	u8 page_lock_subclass;		/* [I] lockdep subclass of its pages' locks: 0, or 1
 					 * for a block device's (metadata, locked inside
 					 * file pages' locks: fs/ext2/ext2.h) */
@@ -164,6 +166,8 @@ bool set_page_dirty(struct page *page);
 int write_one_page(struct page *page);
 /* filemap_write_and_wait: write every dirty page of m and wait for them. */
 int filemap_write_and_wait(struct address_space *m);
+/* filemap_write_range: the same for the pages first..last only. May sleep. */
+int filemap_write_range(struct address_space *m, unsigned long first, unsigned long last);
 /* Write back, then drop the cached pages first..last (O_DIRECT coherence). */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last);
 /* truncate_inode_pages: drop every page at byte offset >= from (waits for I/O). */

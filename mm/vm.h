@@ -87,6 +87,8 @@ void mm_put(struct mm_struct *mm);
 /* Make mm this CPU's address space (cr3) and note the CPU in its cpumask. */
 void mm_activate(struct mm_struct *mm);
 
+/* mm_rss: pages mapped in mm now (present PTEs; the OOM killer's measure). Takes pt_lock. */
+unsigned long mm_rss(struct mm_struct *mm);
 struct vm_area *find_vma(struct mm_struct *mm, unsigned long addr);
 /* Map [addr, addr+len): with MAP_FIXED exactly there, else anywhere free.
  * Returns the address or -errno. mmap_lock held for writing. */
@@ -103,6 +105,17 @@ int vma_check_range(struct mm_struct *mm, unsigned long addr, size_t len);
  * (its pages go with it) when may_move. The new address or -errno. */
 long do_mremap_grow(struct mm_struct *mm, unsigned long old, size_t oldlen, size_t newlen,
 		    bool may_move);
+
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
+/*
+ * do_msync: Linux's msync. EINVAL for bad flags or an unaligned addr,
+ * ENOMEM when part of the range is not mapped (the mapped parts are still
+ * synced); with MS_SYNC the shared file mappings in the range are written
+ * back (their PTEs' dirty bits first). Takes mmap_lock for reading. May sleep.
+ */
+int do_msync(struct mm_struct *mm, unsigned long addr, size_t len, int flags);
 
 /*
  * handle_mm_fault: make the access (PF_* error bits) at addr succeed, or
