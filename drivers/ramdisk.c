@@ -65,8 +65,8 @@ struct blockdev *ramdisk_init(void)
 		if (strcmp(mod->name, "root.img"))
 			continue;
 		root.name = "ram0";
-		root.base = __va(mod->start);
-		root.nblocks = (mod->end - mod->start) / BLOCK_SIZE;
+		root.module = root.base = __va(mod->start);
+		root.module_blocks = root.nblocks = (mod->end - mod->start) / BLOCK_SIZE;
 		root.delay_us = (unsigned)cmdline_get_u64("ramdisk.delay_us", 0);
 		address_space_init(&root.mapping, &ramdisk_ops, &root);
 		root.mapping.size = root.nblocks * BLOCK_SIZE;
@@ -82,6 +82,18 @@ struct blockdev *ramdisk_init(void)
 struct blockdev *ramdisk_root(void)
 {
 	return have_root ? &root : NULL;
+}
+
+int ramdisk_set_window(struct blockdev *bd, u64 first, u64 n)
+{
+	if (!n || first > bd->module_blocks || n > bd->module_blocks - first)
+		return -EINVAL;
+	if (READ_ONCE(bd->mapping.nrpages))
+		return -EBUSY;		/* still mounted, or pages left behind */
+	bd->base = bd->module + first * BLOCK_SIZE;
+	bd->nblocks = n;
+	bd->mapping.size = n * BLOCK_SIZE;
+	return 0;
 }
 
 struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err)

@@ -162,15 +162,23 @@ struct inode *iget(struct super_block *sb, u32 ino, int *err)
 	return fresh;
 }
 
-struct inode *new_inode(struct super_block *sb, u32 ino)
+struct inode *new_inode(struct super_block *sb, u32 ino, int *err)
 {
 	struct inode *inode = alloc(sb, ino);
-	if (!inode)
+	if (!inode) {
+		*err = -ENOMEM;
 		return NULL;
+	}
 	spin_lock(&icache_lock);
 	/* The number may belong to an inode still being freed: wait it out. */
-	struct inode *old = find_settled(sb, ino);
-	BUG_ON(old, "new_inode: the inode number is still cached");
+	if (find_settled(sb, ino)) {
+		/* Still there: in use. A disk whose bitmap says otherwise is
+		 * damaged, which the file system reports; not a kernel bug. */
+		spin_unlock(&icache_lock);
+		sb->s_op->destroy_inode(inode);
+		*err = -EEXIST;
+		return NULL;
+	}
 	hash_in(inode);
 	spin_unlock(&icache_lock);
 	return inode;

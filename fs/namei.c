@@ -355,24 +355,36 @@ int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const
 	return err;
 }
 
-/* Is `a` the directory `d` or one of its ancestors' descendants... that is:
- * does the walk up from d through ".." meet a? s_ns held for writing. */
-static bool is_ancestor(struct inode *a, struct inode *d)
+/*
+ * Is `a` the directory `d` or one of its ancestors? The walk up from d
+ * through ".." reads the disk, so a damaged ".." (a cycle, a lookup that
+ * fails) ends it with an error instead of a loop: 1, 0 or -errno
+ * (-EUCLEAN after PATH_MAX / 2 levels, more than any path can have).
+ * s_ns held for writing.
+ */
+static int is_ancestor(struct inode *a, struct inode *d)
 {
 	struct inode *cur = igrab(d);
-	bool found = false;
-	while (cur) {
+	int found = 0, err = 0;
+	for (int level = 0; cur && !found && cur != cur->sb->root; level++) {
 		if (cur == a) {
-			found = true;
+			found = 1;
 			break;
 		}
-		if (cur == cur->sb->root)
+		if (level == PATH_MAX / 2) {
+			pr_err("%s: the \"..\" chain up from inode %u does not reach the root "
+			       "(EUCLEAN)", d->sb->name, d->ino);
+			found = -EUCLEAN;
 			break;
-		int err = 0;
+		}
 		struct inode *up = lookup_locked(cur, "..", 2, &err);
 		iput(cur);
 		cur = up;
+		if (!cur)
+			found = err ? err : -EUCLEAN;
 	}
+	if (cur == a && !found)
+		found = 1;
 	iput(cur);
 	return found;
 }
@@ -429,7 +441,7 @@ int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, con
 		err = -ENOTDIR;
 	else if (over && !S_ISDIR(moved->mode) && S_ISDIR(over->mode))
 		err = -EISDIR;
-	else if (S_ISDIR(moved->mode) && is_ancestor(moved, ndir))
+	else if (S_ISDIR(moved->mode) && (err = is_ancestor(moved, ndir)) > 0)
 		err = -EINVAL;		/* into its own subtree */
 	if (err)
 		goto unlock;

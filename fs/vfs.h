@@ -147,7 +147,9 @@ struct super_block {
 	struct inode *root;			/* [I] the root directory, held */
 	struct rw_semaphore s_ns;		/* the name space (see the top) */
 	struct list_head inodes;		/* [L:icache_lock] every cached inode */
-	bool rdonly;				/* [I] mounted read-only */
+	bool rdonly;				/* [A] read-only: set at mount, or false -> true
+						 * when the file system finds damage that
+						 * makes writing unsafe (ext2's errors=remount-ro) */
 	const char *name;			/* [I] "ext2 on ram0" */
 	void *fs_info;				/* [I] the file system's own state */
 };
@@ -210,8 +212,13 @@ struct file {
 
 /* iget: the inode (sb, ino) with a reference, read from disk if not cached; NULL + *err. */
 struct inode *iget(struct super_block *sb, u32 ino, int *err);
-/* new_inode: a fresh inode for a file system's create; the caller fills it, then inode_publish. */
-struct inode *new_inode(struct super_block *sb, u32 ino);
+/*
+ * new_inode: a fresh inode for a file system's create; the caller fills it,
+ * then inode_publish. NULL + *err: -ENOMEM, or -EEXIST when (sb, ino) is
+ * still cached, i.e. in use - the file system's allocator handed out a
+ * live number, which only a damaged disk does. May sleep.
+ */
+struct inode *new_inode(struct super_block *sb, u32 ino, int *err);
 void inode_publish(struct inode *inode);
 struct inode *igrab(struct inode *inode);
 void iput(struct inode *inode);

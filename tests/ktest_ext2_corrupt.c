@@ -118,6 +118,20 @@ KTEST_BOOT(ext2_corrupt_image)
 		KT_EQ(vfs_stat(NULL, "/dir/a", &st), -EUCLEAN);
 		KT_EQ(vfs_rmdir(NULL, "/dir"), -EUCLEAN);
 		KT_EQ(read_at("/ok", buf, sizeof(buf), 0), 6);
+	} else if (is(kind, "inode-bitmap-moved")) {
+		/* The bitmap hands out inode 11, lost+found's: cached by this stat. */
+		KT_EQ(vfs_stat(NULL, "/lost+found", &st), 0);
+		KT_NULL(vfs_open(NULL, "/new", O_WRONLY | O_CREAT, 0644, &err));
+		KT_EQ(err, -EIO);				/* refused, not a BUG */
+		KT_ASSERT(vfs_root_sb()->rdonly);		/* errors=remount-ro */
+		KT_EQ(vfs_mkdir(NULL, "/new", 0755), -EROFS);
+		KT_NULL(vfs_open(NULL, "/ok", O_WRONLY, 0, &err));
+		KT_EQ(err, -EROFS);
+		KT_EQ(vfs_stat(NULL, "/lost+found", &st), 0);	/* untouched */
+		KT_ASSERT(S_ISDIR(st.mode));
+		KT_EQ(read_at("/big", buf, 4096, 12 * 4096), 4096);	/* reads keep working */
+		KT_EQ((u8)buf[5], (u8)((12 * 4096 + 5) * 7 + 3));
+		KT_EQ(free_blocks(), free0);
 	} else {
 		KT_FAIL("unknown test.corrupt=%s", kind);
 	}

@@ -51,6 +51,7 @@
 
 /* Feature bits. */
 #define EXT2_FEATURE_COMPAT_EXT_ATTR 0x0008
+#define EXT2_FEATURE_COMPAT_RESIZE_INODE 0x0010
 #define EXT2_FEATURE_INCOMPAT_FILETYPE 0x0002
 #define EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER 0x0001
 #define EXT2_FEATURE_RO_COMPAT_LARGE_FILE 0x0002
@@ -85,7 +86,7 @@ struct ext2_super {
 	char s_last_mounted[64];
 	u32 s_algorithm_usage_bitmap;
 	u8 s_prealloc_blocks, s_prealloc_dir_blocks;
-	u16 s_padding1;
+	u16 s_reserved_gdt_blocks;	/* kept free for growing the descriptor table */
 	u8 s_journal_uuid[16];
 	u32 s_journal_inum, s_journal_dev, s_last_orphan;
 	u32 s_hash_seed[4];
@@ -123,6 +124,7 @@ struct ext2_dirent {
 
 /* Lock legend: [I] after mount, [A:alloc_lock]. */
 struct ext2_sb_info {
+	struct super_block *sb;			/* [I] the VFS's */
 	struct blockdev *bd;			/* [I] */
 	struct page *sb_page;			/* [I] block 0, held while mounted */
 	struct ext2_super *es;			/* [A] in sb_page */
@@ -133,7 +135,9 @@ struct ext2_sb_info {
 	u32 first_data_block, first_ino;	/* [I] */
 	u32 inode_size, itb_per_group;		/* [I] inode bytes, inode-table blocks per group */
 	u16 extra_isize;			/* [I] i_extra_isize for new large inodes */
+	u32 reserved_gdt;			/* [I] blocks after each descriptor table copy */
 	bool filetype;				/* [I] entries carry a file type */
+	bool sparse_super;			/* [I] copies only in groups 0, 1, 3^n, 5^n, 7^n */
 	bool damage_logged;			/* [A] superblock-level damage said once */
 	struct mutex alloc_lock;
 	char name[32];				/* [I] */
@@ -163,13 +167,29 @@ static inline struct ext2_sb_info *SBI(struct super_block *sb)
 
 /* super.c */
 int ext2_fill_super(struct super_block *sb, struct blockdev *bd);
+/* Group descriptor `group` (mount checked it), and the held page it lies in. */
 struct ext2_group_desc *ext2_gd(struct ext2_sb_info *sbi, u32 group, struct page **page);
+/* Is block a block number of the disk (not the superblock's, not past the end)? */
+bool ext2_block_ok(struct ext2_sb_info *sbi, u32 block);
+/* Damage in one object (EUCLEAN for it, the rest goes on): logged once per inode. */
+void ext2_damage(struct super_block *sb, struct inode *inode, const char *fmt, ...);
+/* Damage that makes writes unsafe: logged (naming inode ino if not 0), and sb
+ * goes read-only; the caller returns -EIO. Any context that may printk. */
+void ext2_error(struct super_block *sb, u32 ino, const char *fmt, ...);
+
+/* alloc.c: the allocators take alloc_lock and may sleep. 0 + *err (-ENOSPC,
+ * -EROFS, -EIO when a bitmap lies) on failure. */
+void ext2_alloc_setup(void);
 u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err);
 void ext2_bfree(struct ext2_sb_info *sbi, u32 block);
 u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err);
 void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir);
-bool ext2_block_ok(struct ext2_sb_info *sbi, u32 block);
-void ext2_damage(struct super_block *sb, struct inode *inode, const char *fmt, ...);
+/* Is block one of its group's bitmaps, inode table, superblock or descriptor copies? */
+bool ext2_meta_block(struct ext2_sb_info *sbi, u32 block);
+/* ext2_block_ok and not metadata: a block a file may own. */
+bool ext2_data_block_ok(struct ext2_sb_info *sbi, u32 block);
+/* A new inode for create and mkdir, in the cache (I_NEW) and on disk; NULL + *err. */
+struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err);
 void meta_begin(struct page *page);
 void meta_end(struct page *page);
 
@@ -186,7 +206,8 @@ void ext2_evict_inode(struct inode *inode);
 int ext2_get_block(struct inode *inode, u64 index, bool create, u32 *block);
 int ext2_setsize(struct inode *inode, u64 size);
 void ext2_set_ops(struct inode *inode);
-struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err);
+/* Where inode ino lies: its inode-table block and offset; -EUCLEAN if no such inode. */
+int ext2_inode_loc(struct ext2_sb_info *sbi, u32 ino, u32 *block, u32 *off);
 
 /* dir.c */
 int ext2_lookup(struct inode *dir, const char *name, int len, u32 *ino);

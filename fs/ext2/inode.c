@@ -6,9 +6,10 @@
  * single-indirect block (1024 pointers), the double-indirect block (1024
  * single-indirect blocks) and the triple-indirect one. ext2_get_block
  * walks it, allocating on the way when asked. Every pointer read from the
- * disk is checked: a block number past the end, or one that points back
- * at a block already on the path (a cycle), is damage - EUCLEAN - and the
- * walk stops before it reads or writes anything through it.
+ * disk is checked: a block number past the end, one in a group's metadata
+ * (a write there would spread the damage), or one that points back at a
+ * block already on the path (a cycle), is damage - EUCLEAN - and the walk
+ * stops before it reads or writes anything through it.
  *
  * Lock order: ext2.h ('page_lock' -> 'i_map' -> 'ext2_alloc' ->
  * 'page_lock/1'); write_inode takes i_map before the inode table's page.
@@ -40,8 +41,7 @@ void ext2_destroy_inode(struct inode *inode)
 	kmem_cache_free(inode_cache, EI(inode));
 }
 
-/* Where inode ino sits: its inode-table block and the offset in it. */
-static int locate(struct ext2_sb_info *sbi, u32 ino, u32 *block, u32 *off)
+int ext2_inode_loc(struct ext2_sb_info *sbi, u32 ino, u32 *block, u32 *off)
 {
 	if (ino < 1 || ino > sbi->inodes_count)
 		return -EUCLEAN;
@@ -80,7 +80,7 @@ int ext2_read_inode(struct inode *inode)
 	u32 block, off;
 	int err = 0;
 
-	if (locate(sbi, inode->ino, &block, &off)) {
+	if (ext2_inode_loc(sbi, inode->ino, &block, &off)) {
 		ext2_damage(inode->sb, NULL, "a directory entry names inode %u, past the inode count",
 			    inode->ino);
 		return -EUCLEAN;
@@ -129,7 +129,7 @@ int ext2_write_inode(struct inode *inode)
 	u32 block, off;
 	int err = 0;
 
-	if (locate(sbi, inode->ino, &block, &off))
+	if (ext2_inode_loc(sbi, inode->ino, &block, &off))
 		return -EUCLEAN;
 	struct page *page = bdev_read_block(sbi->bd, block, &err);
 	if (!page)
@@ -244,8 +244,8 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 		return depth;
 
 	u32 b = ei->i_block[slots[0]];
-	if (b && !ext2_block_ok(sbi, b)) {
-		ext2_damage(inode->sb, inode, "block %u past the end of the disk", b);
+	if (b && !ext2_data_block_ok(sbi, b)) {
+		ext2_damage(inode->sb, inode, "block %u past the end of the disk or metadata", b);
 		return -EUCLEAN;
 	}
 	if (!b) {
@@ -274,14 +274,14 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			return err;
 		u32 *ptrs = page_address(page);
 		u32 next = READ_ONCE(ptrs[slots[level]]);
-		bool bad = next && !ext2_block_ok(sbi, next);
+		bool bad = next && !ext2_data_block_ok(sbi, next);
 		for (int k = 0; k < level && next && !bad; k++)
 			bad = next == path[k];		/* points back up the path: a cycle */
 		if (bad) {
 			put_page(page);
 			ext2_damage(inode->sb, inode, "indirect block %u holds %u: %s", path[level - 1],
-				    next, ext2_block_ok(sbi, next) ? "a cycle in the block map"
-								    : "past the end of the disk");
+				    next, ext2_data_block_ok(sbi, next) ? "a cycle in the block map"
+								    : "past the end of the disk or metadata");
 			return -EUCLEAN;
 		}
 		if (!next && create) {
@@ -433,8 +433,9 @@ static int trunc_tree(struct trunc *t, u32 b, int level, u64 base, int depth, bo
 			any_left = true;	/* wholly kept */
 			continue;
 		}
-		if (!ext2_block_ok(sbi, c)) {
-			ext2_damage(t->inode->sb, t->inode, "block %u past the end of the disk", c);
+		if (!ext2_data_block_ok(sbi, c)) {
+			ext2_damage(t->inode->sb, t->inode,
+				    "block %u past the end of the disk or metadata", c);
 			err = -EUCLEAN;
 			break;
 		}
@@ -482,8 +483,8 @@ static int trunc_blocks(struct inode *inode, u64 first, bool apply)
 		u32 b = ei->i_block[i];
 		if (!b || i < first)
 			continue;
-		if (!ext2_block_ok(sbi, b)) {
-			ext2_damage(inode->sb, inode, "block %u past the end of the disk", b);
+		if (!ext2_data_block_ok(sbi, b)) {
+			ext2_damage(inode->sb, inode, "block %u past the end of the disk or metadata", b);
 			return -EUCLEAN;
 		}
 		if (apply) {
@@ -495,8 +496,8 @@ static int trunc_blocks(struct inode *inode, u64 first, bool apply)
 		u32 b = ei->i_block[EXT2_NDIR + lvl - 1];
 		if (!b)
 			continue;
-		if (!ext2_block_ok(sbi, b)) {
-			ext2_damage(inode->sb, inode, "block %u past the end of the disk", b);
+		if (!ext2_data_block_ok(sbi, b)) {
+			ext2_damage(inode->sb, inode, "block %u past the end of the disk or metadata", b);
 			return -EUCLEAN;
 		}
 		bool empty;
@@ -572,7 +573,7 @@ static void release_xattr_block(struct inode *inode)
 	if (!b)
 		return;
 	ei->i_file_acl = 0;
-	if (!ext2_block_ok(sbi, b))
+	if (!ext2_data_block_ok(sbi, b))
 		return;
 	struct page *page = bdev_read_block(sbi->bd, b, &err);
 	if (!page)
@@ -613,46 +614,6 @@ void ext2_evict_inode(struct inode *inode)
 	ext2_write_inode(inode);
 	mutex_unlock(&inode->i_mutex);
 	ext2_ifree(sbi, inode->ino, S_ISDIR(inode->mode));
-}
-
-/* A new inode for create and mkdir, in the cache and on disk. */
-struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err)
-{
-	struct ext2_sb_info *sbi = SBI(dir->sb);
-	u32 ino = ext2_ialloc(sbi, (dir->ino - 1) / sbi->inodes_per_group, S_ISDIR(mode), err);
-	if (!ino)
-		return NULL;
-	struct inode *inode = new_inode(dir->sb, ino);
-	if (!inode) {
-		ext2_ifree(sbi, ino, S_ISDIR(mode));
-		*err = -ENOMEM;
-		return NULL;
-	}
-	struct ext2_inode_info *ei = EI(inode);
-	inode->mode = mode;
-	inode->nlink = 1;
-	inode->uid = inode->gid = 0;
-	inode->atime = inode->mtime = inode->ctime = wall_seconds();
-	inode->blocks = 0;
-	inode->mapping.size = 0;
-	ei->i_flags = 0;
-	ei->i_generation = (u32)(ino * 2654435761u ^ inode->ctime);
-	ext2_set_ops(inode);
-
-	/* Start from a clean record: a freed inode's old bytes must not show through. */
-	u32 block, off;
-	struct page *page;
-	if (!locate(sbi, ino, &block, &off) && (page = bdev_read_block(sbi->bd, block, err))) {
-		meta_begin(page);
-		memset((u8 *)page_address(page) + off, 0, sbi->inode_size);
-		if (sbi->inode_size > 128)
-			((struct ext2_inode *)((u8 *)page_address(page) + off))->i_extra_isize =
-				sbi->extra_isize;
-		meta_end(page);
-		put_page(page);
-	}
-	ext2_write_inode(inode);
-	return inode;
 }
 
 static int special_setsize(struct inode *inode, u64 size)

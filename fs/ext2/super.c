@@ -1,14 +1,13 @@
 /*
  * super.c - ext2 mount (with every check that keeps a damaged image from
- * hurting the kernel), block and inode allocation, sync.
+ * hurting the kernel), damage reports, sync.
  *
  * Nothing on the disk is trusted: mount checks the superblock and every
  * group descriptor against the device's size before anything else reads
  * them, and refuses features it does not know (INCOMPAT) or mounts
  * read-only for ones it cannot keep correct (RO_COMPAT), as Linux does.
  *
- * Lock order: ext2.h. alloc_lock ('ext2_alloc') is taken under i_map
- * (blocks) or s_ns (inodes) and holds one metadata page lock at a time.
+ * Allocation is in alloc.c.
  */
 #include "fs/ext2/ext2.h"
 #include "mm/slab.h"
@@ -18,11 +17,6 @@
 #include "kernel/time.h"
 #include "drivers/rtc.h"
 #include <stdarg.h>
-
-CMDLINE_KEY(ext2_racy, "ext2.debug_racy_bitmaps",
-	    "test of the tests: allocate blocks without alloc_lock or the bitmap's page lock");
-
-static bool racy_bitmaps;	/* [I] after the first mount */
 
 _Static_assert(sizeof(struct ext2_group_desc) == 32, "group descriptor layout");
 _Static_assert(__builtin_offsetof(struct ext2_super, s_magic) == 56, "superblock layout");
@@ -59,6 +53,27 @@ void ext2_damage(struct super_block *sb, struct inode *inode, const char *fmt, .
 		       inode->ino, msg);
 	else
 		pr_err("%s: %s (EUCLEAN; e2fsck can repair it)", SBI(sb)->name, msg);
+}
+
+/*
+ * Damage that makes writing unsafe (a bitmap that lies): say what and
+ * where every time, and go read-only the first time (errors=remount-ro).
+ */
+void ext2_error(struct super_block *sb, u32 ino, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Relaxed: a writer that still sees false finishes one operation;
+	 * the next allocation reads it under alloc_lock's ordering. */
+	bool was = __atomic_exchange_n(&sb->rdonly, true, __ATOMIC_RELAXED);
+	char who[24] = "";
+	if (ino)
+		snprintf(who, sizeof(who), "inode %u: ", ino);
+	pr_err("%s: %s%s (EIO)%s", SBI(sb)->name, who, msg,
+	       was ? "" : "; remounting read-only");
 }
 
 bool ext2_block_ok(struct ext2_sb_info *sbi, u32 block)
@@ -140,6 +155,14 @@ static const char *check_groups(struct ext2_sb_info *sbi)
 			snprintf(why, sizeof(why), "group %u's bitmaps or inode table lie past the end", g);
 			return why;
 		}
+		u32 start = sbi->first_data_block + g * sbi->blocks_per_group;
+		u32 end = start + sbi->blocks_per_group;
+		if (gd->bg_block_bitmap < start || gd->bg_block_bitmap >= end ||
+		    gd->bg_inode_bitmap < start || gd->bg_inode_bitmap >= end ||
+		    gd->bg_inode_table < start || gd->bg_inode_table + sbi->itb_per_group > end) {
+			snprintf(why, sizeof(why), "group %u's bitmaps or inode table lie outside it", g);
+			return why;
+		}
 		if (gd->bg_free_blocks_count > sbi->blocks_per_group ||
 		    gd->bg_free_inodes_count > sbi->inodes_per_group) {
 			snprintf(why, sizeof(why), "group %u's free counts are out of range", g);
@@ -211,6 +234,7 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 	if (!sbi)
 		return -ENOMEM;
 	sbi->bd = bd;
+	sbi->sb = sb;
 	snprintf(sbi->name, sizeof(sbi->name), "ext2 on %s", bd->name);
 	mutex_init(&sbi->alloc_lock, "ext2_alloc");
 	sbi->sb_page = bdev_read_block(bd, 0, &err);
@@ -239,6 +263,10 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 		      sbi->blocks_per_group;
 	sbi->gdt_blocks = (sbi->groups * 32 + BLOCK_SIZE - 1) / BLOCK_SIZE;
 	sbi->filetype = es->s_rev_level && (es->s_feature_incompat & EXT2_FEATURE_INCOMPAT_FILETYPE);
+	sbi->sparse_super = es->s_rev_level &&
+			    (es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER);
+	sbi->reserved_gdt = (es->s_feature_compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) ?
+			    es->s_reserved_gdt_blocks : 0;
 	u16 want = es->s_rev_level ? es->s_want_extra_isize : 0;
 	sbi->extra_isize = (sbi->inode_size > 128 && want && !(want & 3) &&
 			    want <= sbi->inode_size - 128) ? want : (sbi->inode_size > 128 ? 32 : 0);
@@ -266,9 +294,7 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 	}
 	if (!(es->s_state & 1))
 		pr_warn("ext2: %s was not cleanly unmounted; run e2fsck on it", bd->name);
-	racy_bitmaps = cmdline_get("ext2.debug_racy_bitmaps") != NULL;
-	if (racy_bitmaps)
-		pr_warn("ext2: deliberately racy block allocation (test of the tests)");
+	ext2_alloc_setup();
 	sb->s_op = &ext2_sops;
 	sb->fs_info = sbi;
 	sb->rdonly = rdonly;
@@ -284,217 +310,4 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 	       es->s_free_inodes_count, sbi->groups, sbi->inode_size,
 	       rdonly ? ", read-only" : "");
 	return 0;
-}
-
-/* ------------------------------------------------------------ allocation */
-
-/* Blocks group g holds (the last group may be short). */
-static u32 group_blocks(struct ext2_sb_info *sbi, u32 g)
-{
-	u32 start = sbi->first_data_block + g * sbi->blocks_per_group;
-	return MIN(sbi->blocks_per_group, sbi->blocks_count - start);
-}
-
-/* Find and set a clear bit in [from, limit) then [0, from); -1 if none. */
-static int take_bit(u8 *map, u32 from, u32 limit)
-{
-	for (u32 pass = 0; pass < 2; pass++) {
-		u32 lo = pass ? 0 : from, hi = pass ? from : limit;
-		for (u32 i = lo; i < hi; i++) {
-			if ((i & 7) == 0 && i + 8 <= hi && map[i / 8] == 0xff) {
-				i += 7;		/* a full byte: skip it */
-				continue;
-			}
-			if (!(map[i / 8] & (1 << (i & 7)))) {
-				map[i / 8] |= 1 << (i & 7);
-				return (int)i;
-			}
-		}
-	}
-	return -1;
-}
-
-/*
- * Move the free counts of group gd (in page gp) and of the superblock by
- * the given amounts, each under its page lock. alloc_lock held.
- */
-static void count(struct ext2_sb_info *sbi, struct page *gp, struct ext2_group_desc *gd,
-		  int blocks, int inodes, int dirs)
-{
-	meta_begin(gp);
-	gd->bg_free_blocks_count += blocks;
-	gd->bg_free_inodes_count += inodes;
-	gd->bg_used_dirs_count += dirs;
-	meta_end(gp);
-	meta_begin(sbi->sb_page);
-	sbi->es->s_free_blocks_count += blocks;
-	sbi->es->s_free_inodes_count += inodes;
-	meta_end(sbi->sb_page);
-}
-
-/* Clear bit `bit` of the bitmap in block `map`; true if it was set. alloc_lock held. */
-static bool clear_map_bit(struct ext2_sb_info *sbi, u32 map, u32 bit)
-{
-	int err = 0;
-	struct page *bp = bdev_read_block(sbi->bd, map, &err);
-	if (!bp)
-		return false;
-	u8 *bits = page_address(bp);
-	meta_begin(bp);
-	bool was_set = bits[bit / 8] & (1 << (bit & 7));
-	bits[bit / 8] &= ~(1 << (bit & 7));
-	meta_end(bp);
-	put_page(bp);
-	return was_set;
-}
-
-/*
- * The deliberately broken allocator (ext2.debug_racy_bitmaps): look for a
- * clear bit, wait, then set it, with no lock held - two allocators can
- * both find the same bit and hand out one block twice.
- */
-static int take_bit_racy(u8 *map, u32 from, u32 limit)
-{
-	for (u32 i = from; i < limit; i++) {
-		if (!(READ_ONCE(map[i / 8]) & (1 << (i & 7)))) {
-			udelay(200);	/* widen the window between look and set */
-			WRITE_ONCE(map[i / 8], READ_ONCE(map[i / 8]) | (1 << (i & 7)));
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
-u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
-{
-	if (!ext2_block_ok(sbi, goal))
-		goal = sbi->first_data_block + 1;
-	u32 g0 = (goal - sbi->first_data_block) / sbi->blocks_per_group;
-	mutex_lock(&sbi->alloc_lock);
-	for (u32 k = 0; k < sbi->groups; k++) {
-		u32 g = (g0 + k) % sbi->groups;
-		struct page *gp;
-		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-		if (!READ_ONCE(gd->bg_free_blocks_count))
-			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap, err);
-		if (!bp)
-			break;
-		u32 from = k == 0 ? (goal - sbi->first_data_block) % sbi->blocks_per_group : 0;
-		if (racy_bitmaps) {
-			mutex_unlock(&sbi->alloc_lock);
-			int bit = take_bit_racy(page_address(bp), from, group_blocks(sbi, g));
-			set_page_dirty(bp);
-			put_page(bp);
-			mutex_lock(&sbi->alloc_lock);
-			if (bit < 0)
-				continue;
-			gd->bg_free_blocks_count--;
-			sbi->es->s_free_blocks_count--;
-			set_page_dirty(gp);
-			set_page_dirty(sbi->sb_page);
-			mutex_unlock(&sbi->alloc_lock);
-			return sbi->first_data_block + g * sbi->blocks_per_group + (u32)bit;
-		}
-		meta_begin(bp);
-		int bit = take_bit(page_address(bp), from, group_blocks(sbi, g));
-		if (bit >= 0)
-			meta_end(bp);
-		else
-			unlock_page(bp);
-		put_page(bp);
-		if (bit < 0)
-			continue;	/* the count said free, the bitmap full: trust the bitmap */
-		count(sbi, gp, gd, -1, 0, 0);
-		mutex_unlock(&sbi->alloc_lock);
-		return sbi->first_data_block + g * sbi->blocks_per_group + (u32)bit;
-	}
-	mutex_unlock(&sbi->alloc_lock);
-	if (!*err)
-		*err = -ENOSPC;
-	return 0;
-}
-
-void ext2_bfree(struct ext2_sb_info *sbi, u32 block)
-{
-	if (!ext2_block_ok(sbi, block))
-		return;
-	u32 g = (block - sbi->first_data_block) / sbi->blocks_per_group;
-	u32 bit = (block - sbi->first_data_block) % sbi->blocks_per_group;
-	mutex_lock(&sbi->alloc_lock);
-	struct page *gp;
-	struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-	if (clear_map_bit(sbi, gd->bg_block_bitmap, bit))
-		count(sbi, gp, gd, 1, 0, 0);
-	else
-		pr_err("%s: freeing block %u, already free", sbi->name, block);
-	mutex_unlock(&sbi->alloc_lock);
-}
-
-/* Directories go to the group with the most free inodes (spreading them);
- * files stay in their parent's group when they can (keeping them close). */
-static u32 pick_group(struct ext2_sb_info *sbi, u32 parent_group, bool dir)
-{
-	u32 best = parent_group % sbi->groups, best_free = 0;
-	for (u32 k = 0; k < sbi->groups; k++) {
-		u32 g = (parent_group + k) % sbi->groups;
-		struct page *gp;
-		u32 f = READ_ONCE(ext2_gd(sbi, g, &gp)->bg_free_inodes_count);
-		if (!dir && f)
-			return g;
-		if (f > best_free)
-			best = g, best_free = f;
-	}
-	return best;
-}
-
-u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
-{
-	mutex_lock(&sbi->alloc_lock);
-	u32 g0 = pick_group(sbi, parent_group, dir);
-	for (u32 k = 0; k < sbi->groups; k++) {
-		u32 g = (g0 + k) % sbi->groups;
-		struct page *gp;
-		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-		if (!gd->bg_free_inodes_count)
-			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap, err);
-		if (!bp)
-			break;
-		u32 from = g == 0 ? sbi->first_ino - 1 : 0;	/* reserved inodes */
-		meta_begin(bp);
-		int bit = from < sbi->inodes_per_group ?
-				  take_bit(page_address(bp), from, sbi->inodes_per_group) : -1;
-		if (bit >= 0 && g == 0 && (u32)bit < from) {	/* wrapped into the reserved ones */
-			((u8 *)page_address(bp))[bit / 8] &= ~(1 << (bit & 7));
-			bit = -1;
-		}
-		if (bit >= 0)
-			meta_end(bp);
-		else
-			unlock_page(bp);
-		put_page(bp);
-		if (bit < 0)
-			continue;
-		count(sbi, gp, gd, 0, -1, dir ? 1 : 0);
-		mutex_unlock(&sbi->alloc_lock);
-		return g * sbi->inodes_per_group + (u32)bit + 1;
-	}
-	mutex_unlock(&sbi->alloc_lock);
-	if (!*err)
-		*err = -ENOSPC;
-	return 0;
-}
-
-void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir)
-{
-	if (ino < sbi->first_ino || ino > sbi->inodes_count)
-		return;
-	u32 g = (ino - 1) / sbi->inodes_per_group, bit = (ino - 1) % sbi->inodes_per_group;
-	mutex_lock(&sbi->alloc_lock);
-	struct page *gp;
-	struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
-	if (clear_map_bit(sbi, gd->bg_inode_bitmap, bit))
-		count(sbi, gp, gd, 0, 1, dir ? -1 : 0);
-	mutex_unlock(&sbi->alloc_lock);
 }

@@ -5,11 +5,12 @@
 # directory, then checks: e2fsck -fn passes the base image and it holds the
 # staged files; e2fsck flags every damaged image, each of which differs from
 # the base in a few bytes only; tools/corrupt-image refuses an unknown kind
-# and an image that is not the base. -v shows e2fsck's first complaint per
-# kind. Prints "host: corrupt images: N kinds, each caught by e2fsck ok", or
-# a FAILED line per problem and exits 1.
+# and an image that is not the base; its fuzz mode gives one image per
+# (region, seed). -v shows e2fsck's first complaint per kind. Prints
+# "host: corrupt images: N kinds, each caught by e2fsck ok", or a FAILED
+# line per problem and exits 1.
 case "${1:-}" in
--h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0;;
+-h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0;;
 -v) verbose=1;;
 *) verbose=;;
 esac
@@ -94,6 +95,23 @@ check_tool() {
 	check_refused "a non-ext2 file" tests/corrupt/corrupt.mk bad-magic
 }
 
+# check_fuzz: the same (region, seed) gives the same bytes, another seed
+# others; every region changes its image; a bad region or seed is refused.
+check_fuzz() {
+	base=$dir/fuzz-base.img
+	for r in $(tools/corrupt-image --regions); do
+		tools/corrupt-image fuzz "$base" "$tmp/f1.img" "$r" 7 >"$log" 2>&1 &&
+			tools/corrupt-image fuzz "$base" "$tmp/f2.img" "$r" 7 >>"$log" 2>&1 &&
+			tools/corrupt-image fuzz "$base" "$tmp/f3.img" "$r" 8 >>"$log" 2>&1 ||
+			{ fail "fuzz $r: the tool failed"; show_log; continue; }
+		cmp -s "$tmp/f1.img" "$tmp/f2.img" || fail "fuzz $r 7: two runs differ"
+		cmp -s "$base" "$tmp/f1.img" && fail "fuzz $r 7: nothing changed"
+		cmp -s "$tmp/f1.img" "$tmp/f3.img" && fail "fuzz $r: seeds 7 and 8 give one image"
+	done
+	tools/corrupt-image fuzz "$base" "$tmp/f4.img" no-such-region 1 >"$log" 2>&1
+	[ $? -eq 2 ] && [ ! -e "$tmp/f4.img" ] || fail "fuzz: an unknown region was not refused"
+}
+
 build_images
 kinds=$(tools/corrupt-image --list)
 n=0
@@ -102,9 +120,11 @@ for kind in $kinds; do
 	check_kind "$kind"
 	n=$((n + 1))
 done
-# corrupt.mk's list and the tool's must agree: every image made is a kind.
+# corrupt.mk's list and the tool's must agree: every image made is a kind
+# (besides the two bases).
 made=$(ls "$dir" | grep -c '\.img$')
-[ "$made" -eq $((n + 1)) ] || fail "corrupt.mk made $((made - 1)) images, the tool has $n kinds"
+[ "$made" -eq $((n + 2)) ] || fail "corrupt.mk made $((made - 2)) images, the tool has $n kinds"
+check_fuzz
 check_tool
 [ $failed -eq 0 ] || exit 1
 echo "host: corrupt images: $n kinds, each caught by e2fsck ok"
