@@ -8,6 +8,11 @@
 
 /* Each takes up to six u64 arguments and returns a value or -errno. */
 #define SYSCALL(name) long sys_##name(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+long sys_alarm(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_pause(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_poll(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_setitimer(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_getitimer(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_access(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_arch_prctl(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_brk(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);

@@ -43,8 +43,9 @@ $(USER_ROOT)/tests/%: user/tests/%.c $(wildcard user/tests/*.h) user/include/rou
 # Each test program prints "ok N"/"not ok N" lines and exits 0 only when
 # all pass; a test that hangs is stopped after 60 s and counts as failed.
 # t_rmap reads Roundabout's own /proc counters and t_pin calls its own
-# SYS_rb_pin (ENOSYS on Linux), t_failnth its /proc/fail-nth: they run only there.
-USER_ROUNDABOUT_ONLY := t_rmap t_pin t_gup_torture t_failnth
+# SYS_rb_pin (ENOSYS on Linux), t_failnth its /proc/fail-nth, and
+# t_held_at_poweroff writes to / for a tests/disks.txt boot: they run only there.
+USER_ROUNDABOUT_ONLY := t_rmap t_pin t_gup_torture t_failnth t_held_at_poweroff
 USER_TEST_FILES := $(filter-out $(USER_ROUNDABOUT_ONLY:%=$(USER_ROOT)/tests/%),$(USER_TESTS:%=$(USER_ROOT)/tests/%))
 user-host-tests: $(USER_TEST_FILES)
 	@progs=0; checks=0; bad=0; \
