@@ -7,6 +7,10 @@
  * at the start of a line is end of file. Output goes to the console as it
  * is. ioctl answers TCGETS and TIOCGWINSZ, so isatty() is true and stdio
  * buffers by line, as it would on Linux.
+ *
+ * A reader waiting for a line (or for another reader to finish one) sleeps
+ * interruptibly (kernel/wait.h): a signal ends read() with -ERESTARTSYS,
+ * and what was typed so far stays for the next read.
  */
 #include "fs/vfs.h"
 #include "drivers/console.h"
@@ -30,34 +34,44 @@ static DEFINE_MUTEX(tty_lock);		/* one reader assembles a line at a time */
 static char line[LINE_MAX];		/* [tty_lock] the line being handed out */
 static size_t line_len, line_pos;	/* [tty_lock] */
 static bool eof_pending;		/* [tty_lock] */
+static bool line_partial;		/* [tty_lock] a read was interrupted mid-line */
 
+#define TTY_POLL_MS 5
+
+/* The next typed character, or -ERESTARTSYS for a signal. */
 static int getc_sleeping(void)
 {
 	for (;;) {
 		int c = console_getc();
 		if (c >= 0)
 			return c;
-		msleep(5);
+		if (sleep_interruptible_until(ktime_ns() + TTY_POLL_MS * 1000000ULL))
+			return -ERESTARTSYS;
 	}
 }
 
-/* Read one line into `line`, echoing as the user types. */
-static void read_line(void)
+/* Read one line into `line`, echoing as the user types; 0 or -ERESTARTSYS
+ * (the line so far is kept, and the next call goes on with it). */
+static int read_line(void)
 {
-	line_len = line_pos = 0;
+	if (!line_partial)
+		line_len = line_pos = 0;
+	line_partial = true;
 	for (;;) {
 		int c = getc_sleeping();
+		if (c < 0)
+			return c;
 		if (c == 4) {			/* Ctrl-D */
-			if (line_len == 0) {
+			if (line_len == 0)
 				eof_pending = true;
-				return;
-			}
-			return;			/* ends the line without a newline */
+			line_partial = false;	/* else it ends the line without a newline */
+			return 0;
 		}
 		if (c == '\r' || c == '\n') {
 			console_write("\n", 1);
 			line[line_len++] = '\n';
-			return;
+			line_partial = false;
+			return 0;
 		}
 		if (c == 0x7f || c == 0x08) {
 			if (line_len) {
@@ -78,9 +92,16 @@ static ssize_t tty_read(struct file *f, void *buf, size_t len)
 {
 	if (!len)
 		return 0;
-	mutex_lock(&tty_lock);
-	if (line_pos == line_len && !eof_pending)
-		read_line();
+	while (!mutex_trylock(&tty_lock))	/* another reader waits for its line */
+		if (sleep_interruptible_until(ktime_ns() + TTY_POLL_MS * 1000000ULL))
+			return -ERESTARTSYS;
+	if ((line_pos == line_len || line_partial) && !eof_pending) {
+		int err = read_line();
+		if (err) {
+			mutex_unlock(&tty_lock);
+			return err;
+		}
+	}
 	ssize_t n = 0;
 	if (eof_pending && line_pos == line_len) {
 		eof_pending = false;
@@ -130,7 +151,16 @@ static long tty_ioctl(struct file *f, unsigned cmd, u64 arg)
 	return -ENOTTY;
 }
 
+/* Readable when a line (or end of file) waits; typed characters not yet
+ * read into a line are not seen (select.c looks again every few ms). */
+static unsigned tty_poll(struct file *f)
+{
+	bool line_ready = READ_ONCE(line_pos) < READ_ONCE(line_len) && !READ_ONCE(line_partial);
+	return POLLOUT | (line_ready || READ_ONCE(eof_pending) ? POLLIN : 0);
+}
+
 static const struct file_operations tty_fops = {
+	.poll = tty_poll,
 	.read = tty_read,
 	.write = tty_write,
 	.ioctl = tty_ioctl,

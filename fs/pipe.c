@@ -5,6 +5,8 @@
  * with every write end closed it returns 0, end of file. write() waits for
  * room, and with every read end closed fails with EPIPE (and SIGPIPE, sent
  * by the syscall layer). Writes of up to PIPE_BUF bytes are atomic.
+ * Both sleeps are interruptible (kernel/wait.h): a signal ends them with
+ * -ERESTARTSYS, or a write returns what it wrote so far.
  */
 #include "fs/vfs.h"
 #include "kernel/wait.h"
@@ -23,6 +25,29 @@ struct pipe {
 	int readers, writers;		/* [lock] open ends */
 };
 
+/* Readers, writers and poll() look again. */
+static void pipe_changed(struct pipe *p)
+{
+	wake_up_all(&p->wq);
+	poll_notify();
+}
+
+static unsigned pipe_poll_read(struct file *f)
+{
+	struct pipe *p = f->private;
+	size_t len = READ_ONCE(p->len);
+	bool hup = !READ_ONCE(p->writers);
+	return (len ? POLLIN : 0) | (hup ? POLLHUP : 0);
+}
+
+static unsigned pipe_poll_write(struct file *f)
+{
+	struct pipe *p = f->private;
+	if (!READ_ONCE(p->readers))
+		return POLLERR;
+	return PIPE_SIZE - READ_ONCE(p->len) >= PIPE_BUF ? POLLOUT : 0;
+}
+
 static ssize_t pipe_read(struct file *f, void *dst, size_t n)
 {
 	struct pipe *p = f->private;
@@ -35,7 +60,9 @@ static ssize_t pipe_read(struct file *f, void *dst, size_t n)
 			return -EAGAIN;
 		}
 		mutex_unlock(&p->lock);
-		wait_event(p->wq, READ_ONCE(p->len) || !READ_ONCE(p->writers));
+		int err = wait_event_interruptible(p->wq, READ_ONCE(p->len) || !READ_ONCE(p->writers));
+		if (err)
+			return err;
 		mutex_lock(&p->lock);
 	}
 	size_t got = 0;
@@ -47,7 +74,7 @@ static ssize_t pipe_read(struct file *f, void *dst, size_t n)
 		got += chunk;
 	}
 	mutex_unlock(&p->lock);
-	wake_up_all(&p->wq);
+	pipe_changed(p);
 	return (ssize_t)got;
 }
 
@@ -64,9 +91,11 @@ static ssize_t pipe_write(struct file *f, const void *src, size_t n)
 				return done ? (ssize_t)done : -EAGAIN;
 			}
 			mutex_unlock(&p->lock);
-			wake_up_all(&p->wq);
-			wait_event(p->wq, !READ_ONCE(p->readers) ||
-					  PIPE_SIZE - READ_ONCE(p->len) >= want);
+			pipe_changed(p);
+			int err = wait_event_interruptible(p->wq, !READ_ONCE(p->readers) ||
+						PIPE_SIZE - READ_ONCE(p->len) >= want);
+			if (err)
+				return done ? (ssize_t)done : err;
 			mutex_lock(&p->lock);
 		}
 		if (!p->readers) {
@@ -79,10 +108,10 @@ static ssize_t pipe_write(struct file *f, const void *src, size_t n)
 			p->buf[(p->head + p->len + i) % PIPE_SIZE] = ((const u8 *)src)[done + i];
 		p->len += chunk;
 		done += chunk;
-		wake_up_all(&p->wq);
+		pipe_changed(p);
 	}
 	mutex_unlock(&p->lock);
-	wake_up_all(&p->wq);
+	pipe_changed(p);
 	return (ssize_t)done;
 }
 
@@ -95,7 +124,7 @@ static void pipe_put(struct pipe *p, bool reader)
 		p->writers--;
 	bool last = !p->readers && !p->writers;
 	mutex_unlock(&p->lock);
-	wake_up_all(&p->wq);
+	pipe_changed(p);
 	if (last) {
 		kfree(p->buf);
 		kfree(p);
@@ -105,8 +134,12 @@ static void pipe_put(struct pipe *p, bool reader)
 static void release_read(struct file *f) { pipe_put(f->private, true); }
 static void release_write(struct file *f) { pipe_put(f->private, false); }
 
-static const struct file_operations pipe_read_fops = { .read = pipe_read, .release = release_read };
-static const struct file_operations pipe_write_fops = { .write = pipe_write, .release = release_write };
+static const struct file_operations pipe_read_fops = {
+	.read = pipe_read, .release = release_read, .poll = pipe_poll_read,
+};
+static const struct file_operations pipe_write_fops = {
+	.write = pipe_write, .release = release_write, .poll = pipe_poll_write,
+};
 
 struct file *pipe_create(struct file **write_end, unsigned flags)
 {

@@ -79,7 +79,8 @@ struct inode *shmem_create(u64 size)
 	if (!shmem_cache)
 		return NULL;
 	u32 ino = (u32)atomic_inc_return(&next_ino);
-	struct inode *inode = new_inode(&shmem_sb, ino);
+	int err;
+	struct inode *inode = new_inode(&shmem_sb, ino, &err);
 	if (!inode)
 		return NULL;
 	inode->mode = S_IFREG | 0600;

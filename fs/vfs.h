@@ -195,7 +195,20 @@ struct file_operations {
 	ssize_t (*write)(struct file *f, const void *buf, size_t len);
 	long (*ioctl)(struct file *f, unsigned cmd, u64 arg);
 	void (*release)(struct file *f);
+	/* POLLIN/POLLOUT/POLLHUP/POLLERR that hold now (a snapshot); a change
+	 * of them calls poll_notify(). NULL: always readable and writable. */
+	unsigned (*poll)(struct file *f);
 };
+
+#define POLLIN 0x001
+#define POLLOUT 0x004
+#define POLLERR 0x008
+#define POLLHUP 0x010
+#define POLLNVAL 0x020
+
+/* poll_notify: a file's poll state may have changed; wakes poll() sleepers
+ * to look again (fs/select.c). Never sleeps. */
+void poll_notify(void);
 
 /* An open file: one per open(); descriptors (and fork) share it. */
 struct file {

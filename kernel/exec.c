@@ -10,7 +10,9 @@
  *    .data ends and .bss begins, that page is a private copy with its tail
  *    zeroed (never the page-cache page itself, which other processes and
  *    the file share); the rest of .bss is anonymous memory. Then the stack.
- * 4. Point of no return: switch to the new mm, drop the old one, close
+ * 4. Point of no return: end every other thread of the process (each is
+ *    SIGKILLed; we wait until all are gone, and take the pid as our tid),
+ *    switch to the new mm, drop the old one, close
  *    close-on-exec descriptors, and lay out the initial stack: argc, argv,
  *    envp, auxv (AT_PHDR ... AT_RANDOM), the strings above them.
  * 5. The syscall returns into the new program: rip = entry, rsp = the
@@ -271,7 +273,11 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 		goto out;
 	}
 
-	/* 4: the point of no return. */
+	/* 4: the point of no return, once we are the only thread left (Linux's
+	 * de_thread): the others are SIGKILLed and gone, so the old mm has one
+	 * reference, ours, and goes with the mm_put below. */
+	if ((err = exec_end_other_threads()))
+		goto out;
 	struct task *me = current_task();
 	struct mm_struct *old = proc_swap_mm(proc, mm);
 	unsigned long irq = irq_save();
@@ -285,6 +291,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 		if (proc->sigaction[sig].handler > SIG_IGN)
 			proc->sigaction[sig].handler = SIG_DFL;
 	me->fs_base = 0;
+	me->clear_child_tid = 0;	/* the word was in the old address space */
 	wrmsr(0xc0000100, 0);
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");

@@ -10,12 +10,16 @@
  * and directory are released at once, and only the wait status is kept
  * until the parent reaps it with wait4. Orphans are given to init.
  *
- * Signals: kill() marks the signal pending on the process; on its way
- * back to user mode a thread runs the handler (deliver: Linux's
- * rt_sigframe on the user stack), ignores it, or takes the default action.
+ * Signals: kill() marks the signal pending on the process and wakes its
+ * threads that sleep interruptibly (kernel/wait.h); on its way back to
+ * user mode a thread acts on it (kernel/signal.c). execve ends the other
+ * threads of its process first (exec_end_other_threads, Linux's
+ * de_thread), and init's exit ends every process before the last sync.
  *
  * proc_lock (a spinlock) guards the tree: parent, children, zombie,
- * nr_threads, exit status. The tasks of exited threads are freed by the
+ * nr_threads and the list of threads, execer, exit status. Lock order:
+ * proc_lock -> rq (send_signal wakes sleepers under it); alarm_lock ->
+ * proc_lock (kernel/signal.c). The tasks of exited threads are freed by the
  * reaper thread, which joins them (their stack stays in use until they
  * have switched away for the last time).
  */
@@ -50,6 +54,7 @@
 #define CLONE_CHILD_SETTID 0x01000000
 
 #define WNOHANG 1
+#define POWEROFF_WAIT_MS 2000	/* for the last processes to end at power-off */
 
 int fpu_alloc(struct task *t, struct task *from);
 void fpu_free(struct task *t);
@@ -69,6 +74,8 @@ static LIST_HEAD(dead_tasks);		/* [L:proc_lock] exited threads, for the reaper *
 static int nr_dead;			/* [L:proc_lock] their number; read unlocked as a hint */
 static struct wait_queue_head reaper_wq;
 
+static void signal_wake_threads(struct process *p);
+
 static int alloc_pid(void)
 {
 	return atomic_inc_return(&next_pid) - 1;
@@ -83,6 +90,8 @@ static struct process *proc_alloc(void)
 	list_init(&p->children);
 	list_init(&p->sibling);
 	init_waitqueue_head(&p->child_exit);
+	init_waitqueue_head(&p->threads_gone);
+	list_init(&p->threads);
 	atomic_set(&p->refcount, 2);	/* its parent's link, and its first thread */
 	return p;
 }
@@ -243,12 +252,19 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 	if (flags & CLONE_PARENT_SETTID)
 		put_user_u32((void *)parent_tid, (u32)t->tid);
 	spin_lock(&proc_lock);
-	p->nr_threads++;
+	if (thread && (p->exiting || p->execer)) {
+		/* The group is ending (exit_group, or an execve waiting for
+		 * every other thread to go): no newcomer may slip past it. */
+		spin_unlock(&proc_lock);
+		goto undo_task;
+	}
 	if (!thread && !proc_register(p, parent)) {
 		spin_unlock(&proc_lock);
 		err = -EAGAIN;		/* the process table is full: Linux's word for it */
 		goto undo_task;
 	}
+	p->nr_threads++;
+	list_add_tail(&t->thread_link, &p->threads);
 	spin_unlock(&proc_lock);
 	if (flags & CLONE_CHILD_SETTID) {
 		/* The child's address space: write it before the child runs. */
@@ -264,6 +280,8 @@ undo_task:
 	kthread_discard(t);
 undo:
 	if (thread) {
+		if (t)
+			mm_put(p->mm);
 		atomic_dec(&p->refcount);
 		return err;
 	}
@@ -302,8 +320,15 @@ static void process_exit(struct process *p, struct task *me)
 	write_cr3(__pa(kernel_pml4));
 	irq_restore(f);
 	mm_put(proc_swap_mm(p, NULL));	/* proc_grab_live reads p->mm under proc_lock */
+	alarm_cancel(p);
 	if (p == init_proc) {
 		printk("init: exited with status %d; powering off", wait_status_code(p->exit_status));
+		/* As Linux's shutdown: every process ends and closes its files
+		 * first, so that no deleted-but-open file outlives the sync. */
+		int left = kill_all_processes(POWEROFF_WAIT_MS);
+		if (left)
+			pr_warn("power-off: %d processes did not end in %u ms", left,
+				POWEROFF_WAIT_MS);
 		vfs_sync_all();
 		kernel_exit(wait_status_code(p->exit_status));
 	}
@@ -319,7 +344,7 @@ static void process_exit(struct process *p, struct task *me)
 		wake_up_all(&parent->child_exit);
 }
 
-static __noreturn void thread_exit(int wait_status)
+void thread_exit(int wait_status)
 {
 	struct task *me = current_task();
 	struct process *p = me->proc;
@@ -331,9 +356,13 @@ static __noreturn void thread_exit(int wait_status)
 	if (!p->exiting)
 		p->exit_status = wait_status;
 	bool last = --p->nr_threads == 0;
+	list_del(&me->thread_link);
+	bool execer_waits = p->execer != NULL;
 	spin_unlock(&proc_lock);
 	if (!last)
 		atomic_dec(&nr_tasks);	/* the last one counts until wait4 reaps it */
+	if (execer_waits)
+		wake_up_all(&p->threads_gone);
 	if (last)
 		process_exit(p, me);
 	else {
@@ -367,8 +396,63 @@ void do_exit_group(int wait_status)
 		p->exit_status = wait_status;
 	}
 	spin_unlock(&proc_lock);
-	__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_RELEASE);	/* the other threads */
+	__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_SEQ_CST);	/* the other threads */
+	signal_wake_threads(p);
 	thread_exit(wait_status);
+}
+
+void exit_if_group_ends(u64 taken)
+{
+	struct task *me = current_task();
+	struct process *p = me->proc;
+	spin_lock(&proc_lock);
+	bool exiting = p->exiting, execed = p->execer && p->execer != me;
+	int status = p->exit_status;
+	spin_unlock(&proc_lock);
+	if (exiting)		/* pass the SIGKILL on to the next thread */
+		__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_RELEASE);
+	else if (execed && taken)	/* the process's signals are for the survivor */
+		__atomic_or_fetch(&p->pending, taken, __ATOMIC_RELEASE);
+	if (exiting || execed)
+		thread_exit(status);
+}
+
+/* Linux's de_thread, for execve (the contract is in user.h). */
+int exec_end_other_threads(void)
+{
+	struct task *me = current_task();
+	struct process *p = me->proc;
+	spin_lock(&proc_lock);
+	if (p->exiting || p->execer) {	/* exit_group or another execve won */
+		spin_unlock(&proc_lock);
+		return -EINTR;
+	}
+	p->execer = me;
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
+		struct task *t = list_entry(l, struct task, thread_link);
+		if (t != me)
+			__atomic_or_fetch(&t->sigpending, 1ULL << SIGKILL, __ATOMIC_SEQ_CST);
+	}
+	spin_unlock(&proc_lock);
+	signal_wake_threads(p);
+	/* Each goes at its next return towards user mode (exit_if_group_ends). */
+	int err = wait_event_killable(p->threads_gone, ({
+		spin_lock(&proc_lock);
+		bool alone = p->nr_threads == 1;
+		spin_unlock(&proc_lock);
+		alone;
+	}));
+	spin_lock(&proc_lock);
+	bool alone = p->nr_threads == 1;
+	if (!alone || err) {
+		p->execer = NULL;	/* killed meanwhile: the exec fails, we die */
+		spin_unlock(&proc_lock);
+		return -EINTR;
+	}
+	me->tid = p->pid;	/* the thread group's leader now, as on Linux */
+	p->execer = NULL;
+	spin_unlock(&proc_lock);
+	return 0;
 }
 
 /* Frees exited threads' tasks once they are off their CPU for good. */
@@ -429,6 +513,39 @@ struct mm_struct *proc_swap_mm(struct process *p, struct mm_struct *mm)
 	return old;
 }
 
+/* ------------------------------------------------------------ power-off */
+
+/* SIGKILL every live process but me; returns how many are still alive. */
+static int kill_pass(struct process *me)
+{
+	int alive = 0;
+	for (int i = 0; i < MAX_PROCS; i++) {
+		spin_lock(&proc_lock);
+		struct process *p = procs[i];
+		bool live = p && p != me && !p->zombie;
+		if (live)
+			atomic_inc(&p->refcount);
+		spin_unlock(&proc_lock);
+		if (!live)
+			continue;
+		alive++;
+		send_signal(p, SIGKILL);
+		if (atomic_dec_and_test(&p->refcount))
+			kfree(p);
+	}
+	return alive;
+}
+
+int kill_all_processes(unsigned timeout_ms)
+{
+	u64 deadline = ktime_ns() + (u64)timeout_ms * 1000000ULL;
+	int alive;
+	/* Again each round: a process may have forked while being killed. */
+	while ((alive = kill_pass(current_proc())) && ktime_ns() < deadline)
+		msleep(10);
+	return alive;
+}
+
 /* ------------------------------------------------------------ wait4 */
 
 long do_wait4(int pid, u64 ustatus, int options)
@@ -464,7 +581,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		wait_event(me->child_exit, ({
+		int err = wait_event_interruptible(me->child_exit, ({
 			bool ready = false;
 			spin_lock(&proc_lock);
 			for (struct list_head *l = me->children.next; l != &me->children; l = l->next) {
@@ -473,10 +590,10 @@ long do_wait4(int pid, u64 ustatus, int options)
 					ready = true;
 			}
 			spin_unlock(&proc_lock);
-			ready || (READ_ONCE(me->pending) & (1ULL << SIGKILL));
+			ready;
 		}));
-		if (READ_ONCE(me->pending) & (1ULL << SIGKILL))
-			return -EINTR;
+		if (err)
+			return err;
 	}
 }
 
@@ -510,9 +627,24 @@ int send_signal(struct process *p, int sig)
 		return 0;
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
 		return 0;
-	__atomic_or_fetch(&p->pending, 1ULL << sig, __ATOMIC_RELEASE);
-	wake_up_all(&p->child_exit);	/* a wait4 in progress notices it */
+	/* Seq-cst: a full barrier before reading task->interruptible (wait.h). */
+	__atomic_or_fetch(&p->pending, 1ULL << sig, __ATOMIC_SEQ_CST);
+	signal_wake_threads(p);
 	return 0;
+}
+
+/* Wake p's threads in interruptible sleeps: each sees signal_pending(). */
+static void signal_wake_threads(struct process *p)
+{
+	if (signal_debug_no_wake())
+		return;		/* the old behaviour, for the test of the test */
+	spin_lock(&proc_lock);
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
+		struct task *t = list_entry(l, struct task, thread_link);
+		if (__atomic_load_n(&t->interruptible, __ATOMIC_SEQ_CST))
+			wake_up_process(t);
+	}
+	spin_unlock(&proc_lock);
 }
 
 long do_kill(int pid, int sig)
@@ -530,220 +662,6 @@ long do_kill(int pid, int sig)
 	if (atomic_dec_and_test(&p->refcount))
 		kfree(p);
 	return err;
-}
-
-/*
- * Signal delivery, Linux's way (struct rt_sigframe): below the user stack
- * (past the 128-byte red zone) go the FPU state and a frame holding the
- * return address (the sa_restorer musl gives, which calls rt_sigreturn),
- * a ucontext with every register, and a siginfo. The handler starts with
- * rdi = the signal, rsi = &siginfo, rdx = &ucontext; rt_sigreturn puts
- * the saved registers back.
- */
-#define SA_RESTORER 0x04000000
-#define SA_RESETHAND 0x80000000
-
-struct sigcontext {
-	u64 r8, r9, r10, r11, r12, r13, r14, r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp,
-	    rip, eflags;
-	u16 cs, gs, fs, ss;
-	u64 err, trapno, oldmask, cr2, fpstate, reserved[8];
-};
-
-struct rt_sigframe {
-	u64 pretcode;
-	u64 uc_flags, uc_link;
-	u64 ss_sp;
-	u32 ss_flags, ss_pad;
-	u64 ss_size;
-	struct sigcontext mc;
-	u64 sigmask;
-	struct { s32 signo, err, code, pad; u64 data[14]; } info;
-};
-_Static_assert(sizeof(struct sigcontext) == 256, "Linux's struct sigcontext");
-
-static bool deliver(struct trap_frame *tf, int sig, struct k_sigaction *act)
-{
-	struct task *me = current_task();
-	if (!(act->flags & SA_RESTORER))
-		return false;		/* no way back from the handler */
-	u64 sp = tf->rsp - 128;				/* the red zone */
-	u64 fp = (sp - 512) & ~63UL;
-	__asm__ __volatile__("fxsave64 (%0)" :: "r"(me->fpu) : "memory");
-	struct rt_sigframe f;
-	memset(&f, 0, sizeof(f));
-	u64 frame = ((fp - sizeof(f)) & ~15UL) - 8;	/* rsp+8 aligned at the entry */
-	f.pretcode = act->restorer;
-	f.mc = (struct sigcontext){ tf->r8, tf->r9, tf->r10, tf->r11, tf->r12, tf->r13, tf->r14,
-				    tf->r15, tf->rdi, tf->rsi, tf->rbp, tf->rbx, tf->rdx, tf->rax,
-				    tf->rcx, tf->rsp, tf->rip, tf->rflags, (u16)tf->cs, 0, 0,
-				    (u16)tf->ss, tf->error, tf->vector, 0, 0, fp, { 0 } };
-	f.info.signo = sig;
-	if (copy_to_user((void *)fp, me->fpu, 512) || copy_to_user((void *)frame, &f, sizeof(f)))
-		return false;
-	tf->rip = act->handler;
-	tf->rsp = frame;
-	tf->rdi = (u64)sig;
-	tf->rsi = frame + offsetof(struct rt_sigframe, info);
-	tf->rdx = frame + offsetof(struct rt_sigframe, uc_flags);
-	tf->rax = 0;
-	tf->rflags &= ~(0x100UL | 0x400UL);	/* TF and DF clear in the handler */
-	if (act->flags & SA_RESETHAND)
-		act->handler = SIG_DFL;
-	return true;
-}
-
-long do_rt_sigreturn(void)
-{
-	struct task *me = current_task();
-	struct trap_frame *tf = user_regs(me);
-	struct rt_sigframe f;
-	u64 frame = tf->rsp - 8;	/* the handler's ret popped pretcode */
-	if (copy_from_user(&f, (void *)frame, sizeof(f)))
-		do_exit_group(SIGSEGV);
-	struct sigcontext *c = &f.mc;
-	if (c->rip >= USER_TOP || c->rsp >= USER_TOP)
-		do_exit_group(SIGSEGV);
-	tf->r8 = c->r8, tf->r9 = c->r9, tf->r10 = c->r10, tf->r11 = c->r11;
-	tf->r12 = c->r12, tf->r13 = c->r13, tf->r14 = c->r14, tf->r15 = c->r15;
-	tf->rdi = c->rdi, tf->rsi = c->rsi, tf->rbp = c->rbp, tf->rbx = c->rbx;
-	tf->rdx = c->rdx, tf->rcx = c->rcx, tf->rsp = c->rsp, tf->rip = c->rip;
-	/* Only the flags a program may set: never IOPL or IF off. */
-	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | 0x200;
-	if (c->fpstate && copy_from_user(me->fpu, (void *)c->fpstate, 512) == 0) {
-		((u32 *)me->fpu)[6] &= 0xffff;	/* MXCSR: no reserved bits, or fxrstor faults */
-		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(me->fpu) : "memory");
-	}
-	return (long)c->rax;	/* the dispatcher puts it back in rax */
-}
-
-/*
- * On the way back to user mode: each pending signal runs its handler, is
- * ignored, or (the default for most) ends the process with the signal in
- * the wait status.
- */
-/*
- * The last check before a return to user mode: a rip outside user space
- * (a signal handler, an ELF entry point or a sigreturn frame that points
- * there) would make iretq fault in ring 0 on real hardware (QEMU's TCG is
- * more forgiving). As Linux does, the process dies of SIGSEGV instead.
- */
-static void check_user_rip(struct trap_frame *tf)
-{
-	if (tf->rip < USER_TOP)
-		return;
-	pr_info_ratelimited("pid %d (%s): SIGSEGV: return to non-user rip %#llx",
-			    current_task()->tid, current_task()->name,
-			    (unsigned long long)tf->rip);
-	do_exit_group(SIGSEGV);
-}
-
-void handle_signals(struct trap_frame *tf)
-{
-	struct process *p = current_proc();
-	if (!p)
-		return;
-	struct task *me = current_task();
-	u64 mine = __atomic_exchange_n(&me->sigpending, 0, __ATOMIC_ACQ_REL);
-	u64 pending = mine | __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
-	if (!pending) {
-		check_user_rip(tf);
-		return;
-	}
-	if (p->exiting) {	/* another thread called exit_group */
-		__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_RELEASE);
-		thread_exit(p->exit_status);
-	}
-	for (int sig = 1; sig < NSIG; sig++) {
-		if (!(pending & (1ULL << sig)))
-			continue;
-		struct k_sigaction *act = &p->sigaction[sig];
-		u64 h = act->handler;
-		if (sig == SIGKILL || h == SIG_DFL)
-			do_exit_group(sig);
-		if (h == SIG_IGN)
-			continue;
-		if (!deliver(tf, sig, act))
-			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
-		/* One handler per return; the rest stay pending for the next,
-		 * each where it came from (this thread, or the process). */
-		u64 rest = pending & ~((2ULL << sig) - 1);
-		if (rest & mine)
-			__atomic_or_fetch(&me->sigpending, rest & mine, __ATOMIC_RELEASE);
-		if (rest & ~mine)
-			__atomic_or_fetch(&p->pending, rest & ~mine, __ATOMIC_RELEASE);
-		break;
-	}
-	check_user_rip(tf);
-}
-
-static const char *signame(int sig)
-{
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGILL: return "SIGILL";
-	case SIGFPE: return "SIGFPE";
-	case SIGTRAP: return "SIGTRAP";
-	case SIGBUS: return "SIGBUS";
-	}
-	return "signal";
-}
-
-/* debug.late_cr2: read CR2 only after interrupts are on, as this kernel
- * once did by accident, with a wait of 200 us between: a tick there may
- * switch tasks, and another task's fault then decides where this one
- * faulted. A test of t_fault_addr. */
-static bool late_cr2(void)
-{
-	static int on = -1;		/* [A] -1: not read from the command line yet */
-	int v = READ_ONCE(on);
-	if (v < 0)
-		WRITE_ONCE(on, v = cmdline_get("debug.late_cr2") != NULL);
-	return v;
-}
-CMDLINE_KEY(late_cr2_key, "debug.late_cr2",
-	    "test of the tests: read a user page fault's CR2 late, 200 us after enabling interrupts");
-
-void user_exception(struct trap_frame *tf, u64 cr2)
-{
-	struct task *me = current_task();
-	int sig;
-	if (tf->rflags & 0x200)
-		sti();
-	if (tf->vector == T_PF) {
-		u64 addr = cr2;
-		if (late_cr2()) {	/* deliberately broken */
-			udelay(200);
-			addr = read_cr2();
-		}
-		int err = me->mm ? handle_mm_fault(me->mm, addr, tf->error) : -EFAULT;
-		if (err == -ENOMEM)
-			err = oom_fault(me->mm, addr, tf->error);
-		if (!err)
-			return;
-		/* SIGSEGV for an access the mappings forbid; any other failure
-		 * (past the end of the file, I/O error, disk full, no memory)
-		 * is SIGBUS, as on Linux. */
-		sig = err == -EFAULT ? SIGSEGV : SIGBUS;
-		pr_info_ratelimited("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
-			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
-			(unsigned long long)addr, (unsigned long long)tf->rip);
-	} else {
-		sig = tf->vector == T_UD ? SIGILL : tf->vector == T_DE || tf->vector == 16 ||
-			tf->vector == 19 ? SIGFPE : tf->vector == T_BP ? SIGTRAP : SIGSEGV;
-		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
-			trap_name(tf->vector), (unsigned long long)tf->rip);
-	}
-	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */
-		/* Thread-directed: the faulting thread runs the handler. Sent to
-		 * the process, any thread could take it while the faulting one
-		 * faults again - and with SA_NODEFER a storm of other threads'
-		 * faults nests handler frames on one thread until its stack
-		 * overflows. */
-		__atomic_or_fetch(&me->sigpending, 1ULL << sig, __ATOMIC_RELEASE);
-		return;
-	}
-	do_exit_group(sig);
 }
 
 /* ------------------------------------------------------------ the first process */
@@ -797,6 +715,7 @@ int spawn_init(void)
 	p->cwd = igrab(vfs_root_sb()->root);
 	init_waitqueue_head(&reaper_wq);
 	kthread_run(reaper_main, NULL, "reaper");
+	alarm_init();
 	int err = console_open_stdio(p->files);
 	if (err)
 		return err;
@@ -809,6 +728,9 @@ int spawn_init(void)
 		return -ENOMEM;
 	t->tid = p->pid;
 	t->proc = p;
+	spin_lock(&proc_lock);
+	list_add_tail(&t->thread_link, &p->threads);
+	spin_unlock(&proc_lock);
 	if (fpu_alloc(t, NULL))
 		return -ENOMEM;
 	wake_up_process(t);

@@ -134,6 +134,60 @@ SYSCALL(rt_sigprocmask)
 	return 0;
 }
 
+SYSCALL(alarm)
+{
+	u64 left = alarm_set((u64)(unsigned)a0 * 1000000000ULL);
+	/* As Linux: rounded to the nearest second, and never 0 while armed. */
+	return left ? MAX((long)((left + 500000000ULL) / 1000000000ULL), 1L) : 0;
+}
+
+/* setitimer and getitimer: ITIMER_REAL, one shot (a repeating interval is
+ * refused rather than ignored). struct itimerval: interval, then value. */
+struct itimerval { s64 isec, iusec, sec, usec; };
+
+static void itimer_of_ns(u64 ns, struct itimerval *v)
+{
+	*v = (struct itimerval){ 0, 0, (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL + 999) / 1000 };
+}
+
+SYSCALL(setitimer)
+{
+	struct itimerval v, old;
+	if (a0 != 0)
+		return -EINVAL;		/* ITIMER_VIRTUAL, ITIMER_PROF: not supported */
+	if (copy_from_user(&v, (void *)a1, sizeof(v)))
+		return -EFAULT;
+	if (v.usec < 0 || v.usec >= 1000000 || v.sec < 0 || v.iusec < 0 || v.iusec >= 1000000 ||
+	    v.isec < 0)
+		return -EINVAL;
+	if (v.isec || v.iusec)
+		return -EINVAL;		/* repeating timers: not supported */
+	u64 ns = (u64)v.sec * 1000000000ULL + (u64)v.usec * 1000ULL;
+	itimer_of_ns(alarm_set(ns), &old);
+	return a2 ? copy_to_user((void *)a2, &old, sizeof(old)) : 0;
+}
+
+SYSCALL(getitimer)
+{
+	struct itimerval v;
+	if (a0 != 0)
+		return -EINVAL;
+	u64 left = alarm_set(0);	/* read it by taking it ... */
+	if (left)
+		alarm_set(left);	/* ... and putting it back */
+	itimer_of_ns(left, &v);
+	return copy_to_user((void *)a1, &v, sizeof(v));
+}
+
+/* pause: sleep until a signal comes (wait.h: interruptible). */
+SYSCALL(pause)
+{
+	struct wait_queue_head nobody;
+	init_waitqueue_head(&nobody);
+	wait_event_interruptible(nobody, false);
+	return -ERESTARTNOHAND;
+}
+
 SYSCALL(sigaltstack)
 {
 	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
@@ -349,14 +403,28 @@ SYSCALL(time)
 	return t;
 }
 
-static long sleep_ns(u64 ns)
+/* Sleep ns nanoseconds, or until a signal (wait.h: interruptible): then
+ * the time left goes to urem, if given, and the call is restarted or
+ * returns EINTR (kernel/signal.c). */
+static long sleep_ns(u64 ns, u64 urem)
 {
-	u64 end = ktime_ns() + ns;
-	if (ns >= 1000000)
-		msleep((unsigned)(ns / 1000000));
-	while (ktime_ns() < end)
-		yield();
-	return 0;
+	u64 start = ktime_ns(), end = start + ns;
+	int err = 0;
+	if (ns >= 1000000)	/* whole ticks asleep, the rest yielding */
+		err = sleep_interruptible_until(start + ns / 1000000 * 1000000);
+	while (!err && ktime_ns() < end) {
+		if (signal_pending())
+			err = -ERESTARTSYS;
+		else
+			yield();
+	}
+	if (!err)
+		return 0;
+	u64 now = ktime_ns(), left = end > now ? end - now : 0;
+	struct timespec rem = { (s64)(left / 1000000000ULL), (s64)(left % 1000000000ULL) };
+	if (urem && copy_to_user((void *)urem, &rem, sizeof(rem)))
+		return -EFAULT;
+	return -ERESTARTNOHAND;
 }
 
 SYSCALL(nanosleep)
@@ -366,9 +434,8 @@ SYSCALL(nanosleep)
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 		return -EINVAL;
-	/* The remainder (a1) is written only when a signal interrupts the
-	 * sleep, which never happens here: Linux ignores a bad one then too. */
-	return sleep_ns((u64)ts.sec * 1000000000ULL + (u64)ts.nsec);
+	/* The remainder (a1) is written only when a signal interrupts the sleep. */
+	return sleep_ns((u64)ts.sec * 1000000000ULL + (u64)ts.nsec, a1);
 }
 
 SYSCALL(clock_nanosleep)
@@ -384,7 +451,7 @@ SYSCALL(clock_nanosleep)
 		u64 c = (u64)cur.sec * 1000000000ULL + (u64)cur.nsec;
 		ns = ns > c ? ns - c : 0;
 	}
-	return sleep_ns(ns);
+	return sleep_ns(ns, (a1 & 1) ? 0 : a3);	/* TIMER_ABSTIME: no remainder */
 }
 
 /* ------------------------------------------------------------ the rest */
@@ -564,20 +631,20 @@ static long futex_wait(u64 uaddr, u32 val, u64 utimeout)
 	}
 	list_add_tail(&w.link, &b->waiters);
 	mutex_unlock(&b->lock);
-	bool ok;
-	if (timeout_ms)
-		ok = wait_event_timeout(b->wq, READ_ONCE(w.woken), timeout_ms);
-	else {
-		wait_event(b->wq, READ_ONCE(w.woken) ||
-				  (READ_ONCE(current_proc()->pending) & (1ULL << SIGKILL)));
-		ok = READ_ONCE(w.woken);
-	}
-	if (!ok) {
+	/* Interruptible (wait.h): a signal ends the wait. */
+	u64 deadline = timeout_ms ? ktime_ns() + timeout_ms * 1000000ULL : 0;
+	err = wait_event_interruptible_deadline(b->wq, READ_ONCE(w.woken), deadline);
+	if (err) {
 		mutex_lock(&b->lock);
-		if (!w.woken)
+		bool woken = w.woken;	/* a FUTEX_WAKE may have come meanwhile */
+		if (!woken)
 			list_del(&w.link);
 		mutex_unlock(&b->lock);
-		return w.woken ? 0 : (timeout_ms ? -ETIMEDOUT : -EINTR);
+		if (woken)
+			return 0;
+		if (err == -ERESTARTSYS && timeout_ms)
+			return -ERESTARTNOHAND;	/* as Linux: EINTR when a handler runs */
+		return err;
 	}
 	return 0;
 }

@@ -22,14 +22,14 @@ typedef long (*syscall_fn)(u64, u64, u64, u64, u64, u64);
 
 static const syscall_fn table[NR_SYSCALLS] = {
 	SYS(0, sys_read), SYS(1, sys_write), SYS(2, sys_open), SYS(3, sys_close),
-	SYS(4, sys_stat), SYS(5, sys_fstat), SYS(6, sys_lstat), SYS(8, sys_lseek),
+	SYS(4, sys_stat), SYS(5, sys_fstat), SYS(6, sys_lstat), SYS(7, sys_poll), SYS(8, sys_lseek),
 	SYS(9, sys_mmap), SYS(10, sys_mprotect), SYS(11, sys_munmap), SYS(12, sys_brk),
 	SYS(13, sys_rt_sigaction), SYS(14, sys_rt_sigprocmask), SYS(15, sys_rt_sigreturn), SYS(16, sys_ioctl),
 	SYS(17, sys_pread64), SYS(18, sys_pwrite64), SYS(19, sys_readv), SYS(20, sys_writev),
 	SYS(21, sys_access), SYS(22, sys_pipe), SYS(24, sys_sched_yield), SYS(25, sys_mremap),
 	SYS(26, sys_msync),
 	SYS(28, sys_madvise), SYS(32, sys_dup), SYS(33, sys_dup2), SYS(35, sys_nanosleep),
-	SYS(39, sys_getpid), SYS(56, sys_clone), SYS(57, sys_fork), SYS(58, sys_fork),
+	SYS(34, sys_pause), SYS(36, sys_getitimer), SYS(37, sys_alarm), SYS(38, sys_setitimer), SYS(39, sys_getpid), SYS(56, sys_clone), SYS(57, sys_fork), SYS(58, sys_fork),
 	SYS(59, sys_execve), SYS(60, sys_exit), SYS(61, sys_wait4), SYS(62, sys_kill),
 	SYS(63, sys_uname), SYS(72, sys_fcntl), SYS(74, sys_fsync), SYS(75, sys_fsync),
 	SYS(76, sys_truncate), SYS(77, sys_ftruncate), SYS(79, sys_getcwd), SYS(80, sys_chdir),
@@ -81,5 +81,6 @@ void syscall_dispatch(struct trap_frame *tf)
 	tf->rax = (u64)ret;
 	if (READ_ONCE(this_cpu()->need_resched))
 		schedule();
-	handle_signals(tf);
+	/* rt_sigreturn's rax is the interrupted program's: never a restart. */
+	handle_signals_syscall(tf, nr == 15 ? (u64)-1 : nr);
 }

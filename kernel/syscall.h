@@ -10,6 +10,11 @@
 #define SYSCALL(name) long sys_##name(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 /* Where the system-call table lies (for /proc/kernel-hash): its length in bytes. */
 size_t syscall_table_range(const void **start);
+long sys_alarm(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_pause(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_poll(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_setitimer(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+long sys_getitimer(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_access(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_arch_prctl(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
 long sys_brk(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);

@@ -67,7 +67,8 @@ struct task {
 	 */
 
 	char name[TASK_NAME_LEN];	/* [I] for reports */
-	int tid;			/* [I] thread id; 0 for the idle tasks */
+	int tid;			/* [P] thread id; 0 for the idle tasks; execve by
+					 * another thread than the first gives it the pid */
 	int (*fn)(void *);		/* [I] kernel thread body */
 	void *arg;			/* [I] its argument */
 	int exit_code;			/* [P] set before `exited` completes; the joiner
@@ -80,7 +81,11 @@ struct task {
 					 * fails (1: the next one); 0: none (/proc/fail-nth) */
 	struct list_head dead_link;	/* [L:proc_lock] on the reaper's list once exited */
 	u64 sigpending;			/* [A] signals for this thread alone: those its own
-					 * faults raise (SIGSEGV, SIGBUS, ...), as on Linux */
+					 * faults raise (SIGSEGV, SIGBUS, ...), as on Linux,
+					 * and the SIGKILL of an execve by another thread */
+	int interruptible;		/* [A] 1 while in an interruptible sleep: a signal
+					 * wakes it (wait.h, the rule for sleeps) */
+	struct list_head thread_link;	/* [L:proc_lock] in its process's threads */
 	struct lockdep_stack lockdep;	/* [P] sleeping locks it holds (kernel/lockdep.h) */
 };
 

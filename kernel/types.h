@@ -89,5 +89,8 @@ phys_addr_t __pa(const void *va);
 #define ENODEV 19
 #define ETIMEDOUT 110
 #define EUCLEAN 117	/* "structure needs cleaning": the file system is damaged */
+/* A signal interrupted the call; never seen by a program (kernel/signal.c). */
+#define ERESTARTSYS 512		/* again, unless a handler without SA_RESTART runs */
+#define ERESTARTNOHAND 514	/* again only if no handler runs */
 
 #endif

@@ -75,6 +75,13 @@ struct process {
 	struct files_struct *files;		/* [I] */
 	struct inode *cwd;			/* [L:proc_lock] held */
 	int nr_threads;				/* [L:proc_lock] live threads */
+	struct list_head threads;		/* [L:proc_lock] task.thread_link, the live ones */
+	struct task *execer;			/* [L:proc_lock] a thread in execve, ending the
+						 * others; NULL: none */
+	struct wait_queue_head threads_gone;	/* execer sleeps here until it is alone */
+	u64 alarm_ns;				/* [L:alarm_lock] alarm(): SIGALRM at this
+						 * ktime_ns(); 0: none (kernel/signal.c) */
+	struct list_head alarm_link;		/* [L:alarm_lock] next NULL: no alarm */
 	bool zombie;				/* [L:proc_lock] every thread has exited */
 	bool exiting;				/* [L:proc_lock] exit_group began */
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
@@ -108,12 +115,45 @@ struct process *current_proc(void);
  * cr2 is the page fault's address, read at trap entry. Interrupts off on
  * entry; may sleep (it enables them). */
 void user_exception(struct trap_frame *tf, u64 cr2);
-/* Send a signal to a process; a default-fatal one kills it. */
+/* Send a signal to a process: mark it pending and wake the threads that
+ * sleep interruptibly (wait.h). Returns 0 or -EINVAL. Never sleeps. */
 int send_signal(struct process *p, int sig);
-/* On the way back to user mode: act on pending signals (may not return). */
+/* On the way back to user mode from a trap: act on pending signals (may
+ * not return). May sleep (a signal frame is a user copy). */
 void handle_signals(struct trap_frame *tf);
+/* The same after system call nr, whose result is in tf->rax: a restart
+ * code (signal.c) becomes -EINTR or a second try of the call. May sleep. */
+void handle_signals_syscall(struct trap_frame *tf, u64 nr);
+/* alarm_set: SIGALRM to the caller's process in ns nanoseconds (0: none),
+ * for alarm() and setitimer(ITIMER_REAL); returns the nanoseconds the
+ * previous alarm had left (0: none). Never sleeps. */
+u64 alarm_set(u64 ns);
+/* A process's alarm goes with it (process_exit). Never sleeps. */
+void alarm_cancel(struct process *p);
+/* Boot: the thread that sends alarms' SIGALRMs. */
+void alarm_init(void);
+/* True if sched.debug_signal_no_wake is on (a test of the tests). */
+bool signal_debug_no_wake(void);
 /* Terminate the current thread group with a wait status. Never returns. */
 void do_exit_group(int wait_status) __noreturn;
+/* End the calling thread alone (its process lives on while it has others).
+ * Never returns. */
+void thread_exit(int wait_status) __noreturn;
+/* With pending signals in hand (taken: those taken from the process): if
+ * the thread group is ending (exit_group) or another thread's execve is
+ * ending this one, end this thread here, handing taken back to the process
+ * for the survivor. Returns otherwise. Takes proc_lock; may sleep. */
+void exit_if_group_ends(u64 taken);
+/* execve's de_thread: SIGKILL every other thread of the caller's process
+ * and wait until they are gone; the caller then holds the only reference
+ * to the old mm and takes the pid as its tid. Returns 0, or -EINTR if a
+ * fatal signal came for the caller meanwhile (the exec must fail then).
+ * May sleep. */
+int exec_end_other_threads(void);
+/* Power-off: SIGKILL every process but the caller's and wait (at most
+ * timeout_ms) until each has released its memory and files. Returns the
+ * number still alive. May sleep. */
+int kill_all_processes(unsigned timeout_ms);
 
 /*
  * proc_grab_live: up to max processes that still have their memory, each

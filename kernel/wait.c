@@ -276,3 +276,31 @@ void msleep(unsigned ms)
 	}
 	__set_current_state(TASK_RUNNING);
 }
+
+/* ---------------------------------------------------------------- signals */
+
+void set_current_interruptible(int on)
+{
+	/* Relaxed: the full barrier of the set_current_state that follows
+	 * (wait.h, the rule for sleeps) orders it before the signal check. */
+	__atomic_store_n(&current_task()->interruptible, on, __ATOMIC_RELAXED);
+}
+
+int sleep_interruptible_until(u64 deadline_ns)
+{
+	int ret = 0;
+
+	might_sleep();
+	set_current_interruptible(1);
+	while (ktime_ns() < deadline_ns) {	/* a spurious wake-up just loops */
+		set_current_state(TASK_SLEEPING);
+		if (signal_pending()) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		schedule_until(deadline_ns);
+	}
+	__set_current_state(TASK_RUNNING);
+	set_current_interruptible(0);
+	return ret;
+}

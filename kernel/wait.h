@@ -25,6 +25,31 @@
  * condition BEFORE step 1 and then sleeping is the classic lost wake-up:
  * the wake-up can fall between the check and the sleep.
  *
+ * Which sleeps a signal breaks (the rule):
+ *   Interruptible - every sleep a program can make last as long as it
+ *   likes: pipe and tty read and write, wait4, futex wait, nanosleep and
+ *   clock_nanosleep, poll, pause, and execve waiting for its other threads
+ *   to go. They sleep with wait_event_interruptible*() or
+ *   sleep_interruptible_until(), which end the sleep as soon as a signal
+ *   is pending (signal_pending()), and return -ERESTARTSYS so that the
+ *   system call returns -EINTR or is restarted (kernel/signal.c). While
+ *   such a sleeper sleeps, task->interruptible is 1, and send_signal wakes
+ *   every such thread of the process: a pending SIGKILL therefore always
+ *   ends a task in one of these sleeps.
+ *   Uninterruptible - sleeps that end by themselves within a bounded time
+ *   and whose interruption would leave a half-done operation: the page
+ *   lock, waiting for I/O or writeback, mmap_lock and every other
+ *   rw-semaphore, mutexes (a pipe's own lock included, held only across a
+ *   copy), completions, msleep and the reaper's and flusher's kernel
+ *   threads. They sleep with wait_event*() and are never woken by a signal.
+ *   A new sleep that a program can make unbounded must be interruptible.
+ * Why no wake-up from a signal is lost: the sleeper stores interruptible =
+ * 1, then step 1's set_current_state (a full barrier), then step 2 checks
+ * signal_pending(); the sender makes the signal pending with a locked
+ * read-modify-write (a full barrier), then reads interruptible and wakes.
+ * Either the sleeper sees the signal, or the sender sees the flag and its
+ * wake_up_process finds the task SLEEPING (or already awake).
+ *
  * Lock legend: [L:lock] the queue's lock, [P] private to the sleeper.
  */
 #ifndef KERNEL_WAIT_H
@@ -130,6 +155,64 @@ void __might_sleep(const char *file, int line, const char *func);
 			wait_abandon(&(wq), &__we);                            \
 		__ok;                                                          \
 	})
+
+/* signal_pending: a signal waits for the running thread (its own or its
+ * process's); false for kernel threads. Never sleeps (kernel/signal.c). */
+bool signal_pending(void);
+/* fatal_signal_pending: SIGKILL waits for the running thread. Never sleeps. */
+bool fatal_signal_pending(void);
+/* Mark the running task as sleeping interruptibly (1) or not (0); for the
+ * macros below and sleep_interruptible_until. Never sleeps. */
+void set_current_interruptible(int on);
+
+/*
+ * wait_event_interruptible_deadline: as __wait_event, but a pending signal
+ * ends the sleep too. deadline_ns 0: none. Returns 0 once cond is true,
+ * -ERESTARTSYS if a signal came first, -ETIMEDOUT at the deadline. May sleep.
+ */
+#define wait_event_interruptible_deadline(wq, cond, deadline)                  \
+	__wait_event_signal(wq, cond, deadline, signal_pending())
+
+/* wait_event_killable: as wait_event, ended early by SIGKILL only (a sleep
+ * the program did not ask for, such as execve's). 0 or -ERESTARTSYS. */
+#define wait_event_killable(wq, cond) __wait_event_signal(wq, cond, 0, fatal_signal_pending())
+
+#define __wait_event_signal(wq, cond, deadline, pending)                      \
+	({                                                                     \
+		struct wait_entry __we;                                        \
+		int __ret;                                                     \
+		__might_sleep(__FILE__, __LINE__, __func__);                   \
+		wait_entry_init(&__we);                                        \
+		set_current_interruptible(1);                                  \
+		for (;;) {                                                     \
+			prepare_to_wait(&(wq), &__we);        /* step 1 */     \
+			if ((cond)) {                         /* step 2 */     \
+				__ret = 0;                                     \
+				break;                                         \
+			}                                                      \
+			if (pending) {                                         \
+				__ret = -ERESTARTSYS;                          \
+				break;                                         \
+			}                                                      \
+			if (!wait_sleep(&__we, deadline)) {   /* step 3 */     \
+				__ret = (cond) ? 0 : -ETIMEDOUT;               \
+				break;                                         \
+			}                                                      \
+		}                                                              \
+		set_current_interruptible(0);                                  \
+		finish_wait(&(wq), &__we);                    /* step 4 */     \
+		if (__ret)                                                     \
+			wait_abandon(&(wq), &__we);                            \
+		__ret;                                                         \
+	})
+
+/* wait_event_interruptible: no deadline; 0 or -ERESTARTSYS. May sleep. */
+#define wait_event_interruptible(wq, cond) wait_event_interruptible_deadline(wq, cond, 0)
+
+/* sleep_interruptible_until: sleep until ktime_ns() reaches deadline_ns or
+ * a signal is pending. Returns 0 at the deadline, -ERESTARTSYS for a
+ * signal. May sleep. */
+int sleep_interruptible_until(u64 deadline_ns);
 
 /*
  * Completions: a counted "it happened". complete() lets one waiter through

@@ -1,0 +1,402 @@
+/*
+ * signal.c - delivering signals on the way back to user mode, Linux's
+ * way, and what a syscall interrupted by one returns.
+ *
+ * Sending (send_signal, kernel/process.c) marks a signal pending on the
+ * process, or on one thread for the faults it raises itself, and wakes the
+ * threads that sleep interruptibly (kernel/wait.h says which sleeps are).
+ * Each thread, before it returns to user mode, takes its pending signals
+ * here: it runs a handler, ignores the signal, or takes the default
+ * action (for most signals: the whole process ends).
+ *
+ * A system call that a signal interrupted returns one of the restart codes
+ * below, never seen by the program: once we know whether a handler runs,
+ * the call either returns EINTR or is made again from the start (rip moved
+ * back over the two-byte syscall instruction, rax its number again):
+ *   -ERESTARTSYS    again unless a handler without SA_RESTART runs
+ *                   (pipe and tty read/write, wait4, futex without timeout)
+ *   -ERESTARTNOHAND again only if no handler runs (poll, pause, nanosleep,
+ *                   futex with a timeout)
+ * As on Linux, with no handler to run (the signal was taken by another
+ * thread, or is ignored) every call is made again; a relative nanosleep
+ * made again sleeps its whole time again (Linux resumes where it was).
+ *
+ * alarm(): a process with an alarm is on a list; one kernel thread sleeps
+ * until the earliest deadline and sends SIGALRM. Lock order: alarm_lock ->
+ * proc_lock (the thread sends the signal under its lock).
+ */
+#include "kernel/user.h"
+#include "kernel/task.h"
+#include "kernel/sched.h"
+#include "kernel/trap.h"
+#include "kernel/uaccess.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "kernel/x86.h"
+#include "kernel/gdt.h"
+#include "kernel/cmdline.h"
+#include "kernel/wait.h"
+#include "kernel/time.h"
+#include "mm/vm.h"
+
+/*
+ * Signal delivery, Linux's way (struct rt_sigframe): below the user stack
+ * (past the 128-byte red zone) go the FPU state and a frame holding the
+ * return address (the sa_restorer musl gives, which calls rt_sigreturn),
+ * a ucontext with every register, and a siginfo. The handler starts with
+ * rdi = the signal, rsi = &siginfo, rdx = &ucontext; rt_sigreturn puts
+ * the saved registers back.
+ */
+#define SA_RESTORER 0x04000000
+#define SA_RESTART 0x10000000
+#define SA_RESETHAND 0x80000000
+
+struct sigcontext {
+	u64 r8, r9, r10, r11, r12, r13, r14, r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp,
+	    rip, eflags;
+	u16 cs, gs, fs, ss;
+	u64 err, trapno, oldmask, cr2, fpstate, reserved[8];
+};
+
+struct rt_sigframe {
+	u64 pretcode;
+	u64 uc_flags, uc_link;
+	u64 ss_sp;
+	u32 ss_flags, ss_pad;
+	u64 ss_size;
+	struct sigcontext mc;
+	u64 sigmask;
+	struct { s32 signo, err, code, pad; u64 data[14]; } info;
+};
+_Static_assert(sizeof(struct sigcontext) == 256, "Linux's struct sigcontext");
+
+static bool deliver(struct trap_frame *tf, int sig, struct k_sigaction *act)
+{
+	struct task *me = current_task();
+	if (!(act->flags & SA_RESTORER))
+		return false;		/* no way back from the handler */
+	u64 sp = tf->rsp - 128;				/* the red zone */
+	u64 fp = (sp - 512) & ~63UL;
+	__asm__ __volatile__("fxsave64 (%0)" :: "r"(me->fpu) : "memory");
+	struct rt_sigframe f;
+	memset(&f, 0, sizeof(f));
+	u64 frame = ((fp - sizeof(f)) & ~15UL) - 8;	/* rsp+8 aligned at the entry */
+	f.pretcode = act->restorer;
+	f.mc = (struct sigcontext){ tf->r8, tf->r9, tf->r10, tf->r11, tf->r12, tf->r13, tf->r14,
+				    tf->r15, tf->rdi, tf->rsi, tf->rbp, tf->rbx, tf->rdx, tf->rax,
+				    tf->rcx, tf->rsp, tf->rip, tf->rflags, (u16)tf->cs, 0, 0,
+				    (u16)tf->ss, tf->error, tf->vector, 0, 0, fp, { 0 } };
+	f.info.signo = sig;
+	if (copy_to_user((void *)fp, me->fpu, 512) || copy_to_user((void *)frame, &f, sizeof(f)))
+		return false;
+	tf->rip = act->handler;
+	tf->rsp = frame;
+	tf->rdi = (u64)sig;
+	tf->rsi = frame + offsetof(struct rt_sigframe, info);
+	tf->rdx = frame + offsetof(struct rt_sigframe, uc_flags);
+	tf->rax = 0;
+	tf->rflags &= ~(0x100UL | 0x400UL);	/* TF and DF clear in the handler */
+	if (act->flags & SA_RESETHAND)
+		act->handler = SIG_DFL;
+	return true;
+}
+
+long do_rt_sigreturn(void)
+{
+	struct task *me = current_task();
+	struct trap_frame *tf = user_regs(me);
+	struct rt_sigframe f;
+	u64 frame = tf->rsp - 8;	/* the handler's ret popped pretcode */
+	if (copy_from_user(&f, (void *)frame, sizeof(f)))
+		do_exit_group(SIGSEGV);
+	struct sigcontext *c = &f.mc;
+	if (c->rip >= USER_TOP || c->rsp >= USER_TOP)
+		do_exit_group(SIGSEGV);
+	tf->r8 = c->r8, tf->r9 = c->r9, tf->r10 = c->r10, tf->r11 = c->r11;
+	tf->r12 = c->r12, tf->r13 = c->r13, tf->r14 = c->r14, tf->r15 = c->r15;
+	tf->rdi = c->rdi, tf->rsi = c->rsi, tf->rbp = c->rbp, tf->rbx = c->rbx;
+	tf->rdx = c->rdx, tf->rcx = c->rcx, tf->rsp = c->rsp, tf->rip = c->rip;
+	/* Only the flags a program may set: never IOPL or IF off. */
+	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | 0x200;
+	if (c->fpstate && copy_from_user(me->fpu, (void *)c->fpstate, 512) == 0) {
+		((u32 *)me->fpu)[6] &= 0xffff;	/* MXCSR: no reserved bits, or fxrstor faults */
+		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(me->fpu) : "memory");
+	}
+	return (long)c->rax;	/* the dispatcher puts it back in rax */
+}
+
+/*
+ * The last check before a return to user mode: a rip outside user space
+ * (a signal handler, an ELF entry point or a sigreturn frame that points
+ * there) would make iretq fault in ring 0 on real hardware (QEMU's TCG is
+ * more forgiving). As Linux does, the process dies of SIGSEGV instead.
+ */
+static void check_user_rip(struct trap_frame *tf)
+{
+	if (tf->rip < USER_TOP)
+		return;
+	pr_info_ratelimited("pid %d (%s): SIGSEGV: return to non-user rip %#llx",
+			    current_task()->tid, current_task()->name,
+			    (unsigned long long)tf->rip);
+	do_exit_group(SIGSEGV);
+}
+
+/* What a system call interrupted by a signal returns (the table atop this
+ * file); act is the handler about to run, NULL if none. */
+static void restart_fixup(struct trap_frame *tf, long nr, const struct k_sigaction *act)
+{
+	long ret = (long)tf->rax;
+	if (nr < 0 || (ret != -ERESTARTSYS && ret != -ERESTARTNOHAND))
+		return;
+	if (act && (ret == -ERESTARTNOHAND || !(act->flags & SA_RESTART))) {
+		tf->rax = (u64)-EINTR;
+		return;
+	}
+	tf->rax = (u64)nr;	/* the call again, with the same arguments */
+	tf->rip -= 2;		/* back over the syscall instruction (0f 05) */
+}
+
+/*
+ * On the way back to user mode: each pending signal runs its handler, is
+ * ignored, or (the default for most) ends the process with the signal in
+ * the wait status. nr: the system call we return from, -1 for a trap.
+ */
+static void take_signals(struct trap_frame *tf, long nr)
+{
+	struct process *p = current_proc();
+	if (!p)
+		return;
+	struct task *me = current_task();
+	u64 mine = __atomic_exchange_n(&me->sigpending, 0, __ATOMIC_ACQ_REL);
+	u64 theirs = __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
+	u64 pending = mine | theirs;
+	struct k_sigaction *act = NULL;
+	int sig;
+	if (pending)
+		exit_if_group_ends(theirs);	/* exit_group, or another thread's execve */
+	for (sig = 1; sig < NSIG; sig++) {
+		if (!(pending & (1ULL << sig)))
+			continue;
+		u64 h = p->sigaction[sig].handler;
+		if (sig == SIGKILL || h == SIG_DFL)
+			do_exit_group(sig);
+		if (h == SIG_IGN)
+			continue;
+		act = &p->sigaction[sig];
+		break;
+	}
+	restart_fixup(tf, nr, act);	/* before the frame saves rax and rip */
+	if (act) {
+		if (!deliver(tf, sig, act))
+			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
+		/* One handler per return; the rest stay pending for the next,
+		 * each where it came from (this thread, or the process). */
+		u64 rest = pending & ~((2ULL << sig) - 1);
+		if (rest & mine)
+			__atomic_or_fetch(&me->sigpending, rest & mine, __ATOMIC_RELEASE);
+		if (rest & ~mine)
+			__atomic_or_fetch(&p->pending, rest & ~mine, __ATOMIC_RELEASE);
+	}
+	check_user_rip(tf);
+}
+
+void handle_signals(struct trap_frame *tf)
+{
+	take_signals(tf, -1);
+}
+
+void handle_signals_syscall(struct trap_frame *tf, u64 nr)
+{
+	take_signals(tf, (long)nr);
+}
+
+CMDLINE_KEY(signal_no_wake, "sched.debug_signal_no_wake",
+	    "broken on purpose: signals neither wake nor end interruptible sleeps");
+
+/* 1: sched.debug_signal_no_wake is on; -1: not looked up yet. [A] */
+static int no_wake = -1;
+
+bool signal_debug_no_wake(void)
+{
+	int v = __atomic_load_n(&no_wake, __ATOMIC_RELAXED);
+	if (v < 0) {
+		v = cmdline_get("sched.debug_signal_no_wake") != NULL;
+		__atomic_store_n(&no_wake, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+bool fatal_signal_pending(void)
+{
+	struct task *me = current_task();
+	if (!me->proc || signal_debug_no_wake())
+		return false;
+	u64 kill = 1ULL << SIGKILL;
+	return (__atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) & kill) ||
+	       (__atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST) & kill);
+}
+
+bool signal_pending(void)
+{
+	struct task *me = current_task();
+	if (!me->proc || signal_debug_no_wake())
+		return false;
+	/* Seq-cst loads: the second half of wait.h's store-buffer pairing. */
+	return __atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) ||
+	       __atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST);
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGBUS: return "SIGBUS";
+	}
+	return "signal";
+}
+
+/* debug.late_cr2: read CR2 only after interrupts are on, as this kernel
+ * once did by accident, with a wait of 200 us between: a tick there may
+ * switch tasks, and another task's fault then decides where this one
+ * faulted. A test of t_fault_addr. */
+static bool late_cr2(void)
+{
+	static int on = -1;		/* [A] -1: not read from the command line yet */
+	int v = READ_ONCE(on);
+	if (v < 0)
+		WRITE_ONCE(on, v = cmdline_get("debug.late_cr2") != NULL);
+	return v;
+}
+CMDLINE_KEY(late_cr2_key, "debug.late_cr2",
+	    "test of the tests: read a user page fault's CR2 late, 200 us after enabling interrupts");
+
+void user_exception(struct trap_frame *tf, u64 cr2)
+{
+	struct task *me = current_task();
+	int sig;
+	if (tf->rflags & 0x200)
+		sti();
+	if (tf->vector == T_PF) {
+		u64 addr = cr2;
+		if (late_cr2()) {	/* deliberately broken */
+			udelay(200);
+			addr = read_cr2();
+		}
+		int err = me->mm ? handle_mm_fault(me->mm, addr, tf->error) : -EFAULT;
+		if (err == -ENOMEM)
+			err = oom_fault(me->mm, addr, tf->error);
+		if (!err)
+			return;
+		/* SIGSEGV for an access the mappings forbid; any other failure
+		 * (past the end of the file, I/O error, disk full, no memory)
+		 * is SIGBUS, as on Linux. */
+		sig = err == -EFAULT ? SIGSEGV : SIGBUS;
+		pr_info_ratelimited("pid %d (%s): %s: %s at %#llx, rip %#llx", me->tid, me->name, signame(sig),
+			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
+			(unsigned long long)addr, (unsigned long long)tf->rip);
+	} else {
+		sig = tf->vector == T_UD ? SIGILL : tf->vector == T_DE || tf->vector == 16 ||
+			tf->vector == 19 ? SIGFPE : tf->vector == T_BP ? SIGTRAP : SIGSEGV;
+		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
+			trap_name(tf->vector), (unsigned long long)tf->rip);
+	}
+	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */
+		/* Thread-directed: the faulting thread runs the handler. Sent to
+		 * the process, any thread could take it while the faulting one
+		 * faults again - and with SA_NODEFER a storm of other threads'
+		 * faults nests handler frames on one thread until its stack
+		 * overflows. */
+		__atomic_or_fetch(&me->sigpending, 1ULL << sig, __ATOMIC_RELEASE);
+		return;
+	}
+	do_exit_group(sig);
+}
+
+
+/* ------------------------------------------------------------ alarm */
+
+static spinlock_t alarm_lock = SPINLOCK_INIT("alarm");
+static LIST_HEAD(alarms);		/* [L:alarm_lock] process.alarm_link */
+static unsigned alarm_gen;		/* [L:alarm_lock] bumped by each new alarm */
+static struct wait_queue_head alarm_wq;
+
+static void __alarm_unlink(struct process *p)
+{
+	if (p->alarm_link.next) {
+		list_del(&p->alarm_link);
+		p->alarm_link.next = NULL;
+	}
+	p->alarm_ns = 0;
+}
+
+u64 alarm_set(u64 ns)
+{
+	struct process *p = current_proc();
+	u64 now = ktime_ns();
+	spin_lock(&alarm_lock);
+	u64 old = p->alarm_ns;
+	__alarm_unlink(p);
+	if (ns) {
+		p->alarm_ns = now + ns;
+		list_add_tail(&p->alarm_link, &alarms);
+	}
+	alarm_gen++;
+	spin_unlock(&alarm_lock);
+	wake_up(&alarm_wq);
+	if (!old)
+		return 0;
+	return old > now ? old - now : 1;	/* armed, due any moment: not 0 */
+}
+
+void alarm_cancel(struct process *p)
+{
+	spin_lock(&alarm_lock);
+	__alarm_unlink(p);
+	spin_unlock(&alarm_lock);
+}
+
+/* Send the alarms that are due; returns the next deadline (0: none). */
+static u64 alarms_fire(unsigned *gen)
+{
+	u64 now = ktime_ns(), next = 0;
+	spin_lock(&alarm_lock);
+	for (struct list_head *l = alarms.next; l != &alarms;) {
+		struct process *p = list_entry(l, struct process, alarm_link);
+		l = l->next;
+		if (p->alarm_ns <= now) {
+			__alarm_unlink(p);
+			send_signal(p, SIGALRM);	/* p is alive: exit unlinks it first */
+		} else if (!next || p->alarm_ns < next) {
+			next = p->alarm_ns;
+		}
+	}
+	*gen = alarm_gen;
+	spin_unlock(&alarm_lock);
+	return next;
+}
+
+static int alarm_main(void *unused)
+{
+	for (;;) {
+		unsigned gen;
+		u64 next = alarms_fire(&gen);
+		if (!next) {
+			wait_event(alarm_wq, READ_ONCE(alarm_gen) != gen);
+			continue;
+		}
+		u64 now = ktime_ns();
+		if (next > now)
+			wait_event_timeout(alarm_wq, READ_ONCE(alarm_gen) != gen,
+					   (next - now + 999999) / 1000000);
+	}
+	return 0;
+}
+
+void alarm_init(void)
+{
+	init_waitqueue_head(&alarm_wq);
+	kthread_run(alarm_main, NULL, "alarm");
+}
