@@ -191,10 +191,13 @@ SYSCALL(mmap)
 	file_put(f);
 	/* Shared anonymous memory has no file to find its pages in later: give
 	 * it all its pages now, so a fork shares them (Linux backs it with
-	 * shmem instead). */
+	 * shmem instead). The first error ends it (a PROT_NONE mapping faults
+	 * nothing in, and each of its 2^35 possible pages would say EFAULT),
+	 * and so does SIGKILL: a huge length must not hold the CPU for good. */
 	if (r >= 0 && (flags & MAP_SHARED) && (flags & MAP_ANONYMOUS))
 		for (u64 off = 0; off < len; off += PAGE_SIZE)
-			if (handle_mm_fault(mm, (u64)r + off, ((prot & PROT_WRITE) ? PF_WRITE : 0) | PF_USER) == -ENOMEM)
+			if (handle_mm_fault(mm, (u64)r + off, ((prot & PROT_WRITE) ? PF_WRITE : 0) | PF_USER) ||
+			    (READ_ONCE(current_proc()->pending) & (1ULL << SIGKILL)))
 				break;
 	return r;
 }
