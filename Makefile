@@ -161,7 +161,8 @@ bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench
 
 # Long runs that do not fit make test: rcutorture, the radix-tree race,
 # the page-cache torture (under a tight cap) and the get_user_pages_fast
-# torture, each for minutes on 8 CPUs; the fault-path torture on 4.
+# torture, each for minutes on 8 CPUs; the fault-path torture on 4; the
+# system-call fuzzer with a new seed on 1 and on 8 CPUs (tools/fuzz).
 TORTURE_SECONDS ?= 300
 torture: all
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
@@ -174,6 +175,8 @@ torture: all
 		--cmdline 'gup.debug_delay_us=300' -- /tests/t_gup_torture $(TORTURE_SECONDS)
 	tools/qemu-run --smp 4 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
 		--cmdline 'pagecache.max_pages=64' -- /tests/t_fault_torture $(TORTURE_SECONDS)
+	$(PYTHON) tools/fuzz --random --smp 1 --seconds $(TORTURE_SECONDS)
+	$(PYTHON) tools/fuzz --random --smp 8 --children 8 --seconds $(TORTURE_SECONDS)
 
 clean:
 	rm -rf $(B)

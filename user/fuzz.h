@@ -24,18 +24,20 @@ typedef uint64_t u64;
 #define MAX_NR 1024		/* Linux's numbers and Roundabout's own (1000) */
 #define USER_TOP 0x7ffffffff000UL
 
-/* Fixed addresses, lowest first; the random memory calls stay in the arena. */
-#define STATS_AT 0x100000000UL		/* MAP_SHARED: counters of every process */
-#define CANARY_COW 0x110000000UL	/* written once before any fork */
-#define CANARY_SHARED 0x120000000UL	/* MAP_SHARED, written once before any fork */
-#define CANARY_PRIVATE 0x130000000UL	/* each process writes its own, every batch */
+/* Fixed addresses, lowest first; the random memory calls stay in the arena.
+ * None is a number the pools hold (1 << 32 is a length there, and a call
+ * that takes it for a pointer must not find our counters). */
+#define STATS_AT 0x5a5a10000000UL	/* MAP_SHARED: counters of every process */
+#define CANARY_COW 0x5a5a20000000UL	/* written once before any fork */
+#define CANARY_SHARED 0x5a5a30000000UL	/* MAP_SHARED, written once before any fork */
+#define CANARY_PRIVATE 0x5a5a40000000UL	/* each process writes its own, every batch */
 #define CANARY_PAGES 8
-#define SAFE_AT 0x140000000UL		/* read-only: paths, small timespecs, pin args */
-#define ARENA 0x200000000UL		/* rebuilt before every batch */
+#define SAFE_AT 0x5a5a50000000UL	/* read-only: paths, small timespecs, pin args */
+#define ARENA 0x5a5b00000000UL		/* rebuilt before every batch */
 #define ARENA_PAGES 64
 #define ARENA_END (ARENA + ARENA_PAGES * PAGE)
 
-struct fuzz_cfg { u64 seed; int children, seconds, calls, batches, verbose; };
+struct fuzz_cfg { u64 seed; int children, seconds, calls, batches, verbose, nexclude; int exclude[64]; };
 extern struct fuzz_cfg cfg;
 
 struct stats {
