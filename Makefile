@@ -168,7 +168,8 @@ bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench
 
 # Long runs that do not fit make test: rcutorture, the radix-tree race,
 # the page-cache torture (under a tight cap) and the get_user_pages_fast
-# torture, each for minutes on 8 CPUs; the fault-path torture on 4; and
+# torture, each for minutes on 8 CPUs; the fault-path torture on 4; the
+# system-call fuzzer with a new seed on 1 and on 8 CPUs (tools/fuzz); and
 # FUZZ_SEEDS x 8 randomly damaged ext2 images (fresh seeds each run).
 TORTURE_SECONDS ?= 300
 torture: all corrupt-images
@@ -183,6 +184,8 @@ torture: all corrupt-images
 	tools/qemu-run --smp 4 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
 		--cmdline 'pagecache.max_pages=64' -- /tests/t_fault_torture $(TORTURE_SECONDS)
 	$(PYTHON) tools/fuzz-images --seeds $(FUZZ_SEEDS) --per-boot 100
+	$(PYTHON) tools/fuzz --random --smp 1 --seconds $(TORTURE_SECONDS)
+	$(PYTHON) tools/fuzz --random --smp 8 --children 8 --seconds $(TORTURE_SECONDS)
 
 clean:
 	rm -rf $(B)

@@ -181,6 +181,29 @@ static void max_tasks_init(void)
 
 static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls);
 
+#define CLONE_PIDFD 0x00001000
+#define CLONE_NEWNS 0x00020000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
+
+/* Linux's combinations that make no sense (man 2 clone, EINVAL), whatever
+ * else this kernel supports: shared handlers need shared memory, a thread
+ * shares handlers and stays in its process's namespaces, a new mount or
+ * user namespace cannot share the directory of the old, and a pidfd and a
+ * parent TID cannot both be written to the one pointer clone() has. */
+static bool clone_flags_valid(u64 flags)
+{
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return false;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return false;
+	if ((flags & CLONE_FS) && (flags & (CLONE_NEWNS | CLONE_NEWUSER)))
+		return false;
+	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+		return false;
+	return !((flags & CLONE_PIDFD) && (flags & CLONE_PARENT_SETTID));
+}
+
 long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls)
 {
 	if (atomic_inc_return(&nr_tasks) > max_tasks) {
@@ -200,7 +223,7 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 	struct trap_frame *frame = user_regs(me);
 	bool thread = flags & CLONE_THREAD;
 
-	if (thread && !(flags & CLONE_VM && flags & CLONE_SIGHAND))
+	if (!clone_flags_valid(flags))
 		return -EINVAL;
 	if ((flags & CLONE_VM) && !thread && !(flags & CLONE_VFORK))
 		return -EINVAL;		/* a new process sharing memory: not supported */

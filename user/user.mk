@@ -15,7 +15,7 @@ USER_CFLAGS ?= -std=c11 -D_GNU_SOURCE -static -O2 -Wall -Wextra -Werror -pthread
 	-Iuser/include
 
 USER_ROOT := $(B)/user/root
-USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free pcdemo gupbench dbbench
+USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free pcdemo gupbench dbbench fuzz
 USER_TESTS := $(sort $(basename $(notdir $(wildcard user/tests/t_*.c))))
 
 # The installed binaries, by their paths in the guest.
@@ -28,6 +28,21 @@ user-progs: $(USER_PROG_FILES)
 $(USER_ROOT)/bin/%: user/%.c user/include/roundabout.h
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
+	$(if $(Q),@echo "  MUSL  $@")
+
+# The fuzzer is two files, and names the calls with a table made from the
+# Linux x86-64 numbers header (docs/user-programs.md, fuzz).
+UNISTD_64 ?= /usr/include/x86_64-linux-gnu/asm/unistd_64.h
+$(B)/user/gen/syscall_names.h: $(UNISTD_64)
+	@mkdir -p $(dir $@)
+	$(Q){ echo '/* Made from $(notdir $<) by user/user.mk: Linux x86-64 call names. */'; \
+	  echo 'static const char *const syscall_names[] = {'; \
+	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' $<; \
+	  echo '};'; } > $@
+
+$(USER_ROOT)/bin/fuzz: user/fuzz.c user/fuzz_calls.c user/fuzz.h $(B)/user/gen/syscall_names.h
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -I$(B)/user/gen -o $@ user/fuzz.c user/fuzz_calls.c
 	$(if $(Q),@echo "  MUSL  $@")
 
 $(USER_ROOT)/sbin/init: user/init.c user/include/roundabout.h
