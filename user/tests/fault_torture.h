@@ -127,20 +127,26 @@ static uint32_t check24(unsigned kind, uint32_t gen, unsigned page)
 	return (uint32_t)x & 0xffffff;
 }
 
+/*
+ * A word: gen (32 bits), then the kind (2 bits) and the page (6 bits:
+ * MAX_PAGES is 64), then the check. The kind is written out, not guessed
+ * from which check matches: with 24-bit checks, some gen of one kind
+ * would sooner or later pass for the same gen of another.
+ */
 static uint64_t word(unsigned kind, uint32_t gen, unsigned page)
 {
-	return (uint64_t)gen << 32 | (uint64_t)(page & 0xff) << 24 | check24(kind, gen, page & 0xff);
+	page &= MAX_PAGES - 1;
+	return (uint64_t)gen << 32 | (uint64_t)((kind - K_FILE) << 6 | page) << 24 |
+	       check24(kind, gen, page);
 }
 
-/* The kind whose check matches x, or 0 (torn, or not ours at all). */
+/* The kind of x if its check matches, or 0 (torn, or not ours at all). */
 static unsigned decode(uint64_t x, uint32_t *gen, unsigned *page)
 {
+	unsigned k = K_FILE + (unsigned)((x >> 30) & 3);
 	*gen = (uint32_t)(x >> 32);
-	*page = (unsigned)(x >> 24) & 0xff;
-	for (unsigned k = K_FILE; k <= K_CHILD; k++)
-		if ((x & 0xffffff) == check24(k, *gen, *page))
-			return k;
-	return 0;
+	*page = (unsigned)(x >> 24) & (MAX_PAGES - 1);
+	return (x & 0xffffff) == check24(k, *gen, *page) ? k : 0;
 }
 
 static const char *describe(uint64_t x, char *buf, size_t len)
