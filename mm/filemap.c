@@ -433,6 +433,12 @@ int write_one_page(struct page *page)
 
 	BUG_ON(!test_bit(PG_locked, &page->flags), "write_one_page: page not locked");
 	wait_on_page_writeback(page);
+	/* Write-protect the mappings first, then clean (Linux's
+	 * clear_page_dirty_for_io): a store through a mapping after this
+	 * point faults and dirties the page again, so no store is left
+	 * known only to a PTE, where fsync would never look. */
+	if (m && page_mkclean(page))
+		set_bit(PG_dirty, &page->flags);
 	if (m && test_and_clear_bit(PG_dirty, &page->flags)) {
 		set_bit(PG_writeback, &page->flags);
 		unsigned long f = write_lock_irqsave(&m->tree_lock);
@@ -566,7 +572,10 @@ int invalidate_mapping_range(struct address_space *m, unsigned long first, unsig
 		else if (page->mapping == m) {
 			if (atomic_read(&page->mapcount))
 				try_to_unmap(page);
-			delete_from_page_cache(page);
+			if (test_bit(PG_dirty, &page->flags))	/* a PTE's Dirty bit */
+				err = err ? err : -EBUSY;	/* never drop a store */
+			else
+				delete_from_page_cache(page);
 		}
 		unlock_page(page);
 		put_page(page);

@@ -25,10 +25,58 @@
 
 CMDLINE_KEY(rmap_ignore_dirty, "vm.debug_rmap_ignore_dirty",
 	    "test of the tests: unmapping forgets the PTE's dirty bit (stores are lost)");
+CMDLINE_KEY(no_mkclean, "vm.debug_no_mkclean",
+	    "test of the tests: writeback leaves shared mappings writable (later stores are lost)");
 
 #define PTE_PROTNONE (1UL << 9)
 
 u64 rmap_unmap_count;	/* [A] for /proc/vm */
+
+/* The address at which VMA v maps file index `index`, or 0 if it does not cover it. */
+static unsigned long vma_address(struct vm_area *v, u64 index)
+{
+	u64 pages = (v->end - v->start) >> PAGE_SHIFT;
+	if (index < v->pgoff || index >= v->pgoff + pages)
+		return 0;
+	return v->start + ((index - v->pgoff) << PAGE_SHIFT);
+}
+
+bool page_mkclean(struct page *page)
+{
+	static int skip = -1;		/* [A] -1: the switch not read yet */
+	struct address_space *m = page->mapping;
+	bool dirty = false;
+	BUG_ON(!test_bit(PG_locked, &page->flags), "page_mkclean: page not locked");
+	if (READ_ONCE(skip) < 0)
+		WRITE_ONCE(skip, cmdline_get("vm.debug_no_mkclean") != NULL);
+	if (!m || READ_ONCE(skip) || !atomic_read(&page->mapcount))
+		return false;
+	spin_lock(&m->i_mmap_lock);
+	for (struct list_head *l = m->vmas.next; l != &m->vmas; l = l->next) {
+		struct vm_area *v = list_entry(l, struct vm_area, mapping_link);
+		unsigned long va = vma_address(v, page->index);
+		if (!va || !(v->flags & VM_SHARED))
+			continue;	/* a private mapping never writes the cache page */
+		struct mm_struct *mm = v->mm;
+		spin_lock(&mm->pt_lock);
+		pte_t *pte = pt_walk(mm->pml4, va, false);
+		pte_t old = pte ? READ_ONCE(*pte) : 0;
+		bool ours = (old & PTE_P) && (old & (PTE_W | PTE_D)) &&
+			    (old & PTE_ADDR_MASK) == page_to_phys(page);
+		if (ours)	/* atomic: the MMU may set D meanwhile (paging.h) */
+			old = pte_clear_bits(pte, PTE_W | PTE_D);
+		spin_unlock(&mm->pt_lock);
+		if (!ours)
+			continue;
+		/* After the shootdown no CPU holds a writable translation: a
+		 * store from now on faults (fault_write_protected) and dirties
+		 * the page again, under its page lock, so after our writeback. */
+		flush_tlb_cpus(READ_ONCE(mm->cpumask), va, va + PAGE_SIZE);
+		dirty |= (old & PTE_D) != 0;
+	}
+	spin_unlock(&m->i_mmap_lock);
+	return dirty;
+}
 
 int try_to_unmap(struct page *page)
 {
@@ -40,10 +88,9 @@ int try_to_unmap(struct page *page)
 	spin_lock(&m->i_mmap_lock);
 	for (struct list_head *l = m->vmas.next; l != &m->vmas; l = l->next) {
 		struct vm_area *v = list_entry(l, struct vm_area, mapping_link);
-		u64 pages = (v->end - v->start) >> PAGE_SHIFT;
-		if (index < v->pgoff || index >= v->pgoff + pages)
+		unsigned long va = vma_address(v, index);
+		if (!va)
 			continue;
-		unsigned long va = v->start + ((index - v->pgoff) << PAGE_SHIFT);
 		struct mm_struct *mm = v->mm;
 		spin_lock(&mm->pt_lock);
 		pte_t *pte = pt_walk(mm->pml4, va, false);

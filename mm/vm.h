@@ -136,6 +136,14 @@ void vm_fault_init(void);
  * the eviction's refcount freeze then refuses).
  */
 int try_to_unmap(struct page *page);
+/*
+ * page_mkclean: write-protect a locked page-cache page in every shared
+ * mapping of it (reverse mapping, then each mm's TLB shootdown), before
+ * writeback cleans it: the next store through a mapping then faults and
+ * dirties the page again. True if some PTE had been written through (its
+ * Dirty bit was set). vm.debug_no_mkclean skips it. May not sleep.
+ */
+bool page_mkclean(struct page *page);
 
 /* Statistics for /proc and tests. */
 struct vm_stats {

@@ -180,6 +180,46 @@ static void test_mapping(int direct, unsigned char *buf)
 	munmap((void *)m, NBLK * BLK);
 }
 
+/*
+ * A store through a mapping after an fsync of the page it dirtied is not
+ * lost: the fsync's writeback must leave the page write-protected, so that
+ * the next store marks it dirty again (Linux's page_mkclean). Without that
+ * only the PTE knows of the store: an O_DIRECT pread (which writes back,
+ * then drops, the cached pages) reads the disk's older bytes, and the
+ * store is gone for every later read too.
+ */
+static void test_mapping_after_fsync(int plain, int direct, unsigned char *buf)
+{
+	volatile unsigned char *m = mmap(NULL, BLK, PROT_READ | PROT_WRITE, MAP_SHARED, plain,
+					 6 * BLK);
+	if (m == MAP_FAILED) {
+		CHECK(0, "MAP_SHARED of block 6");
+		return;
+	}
+	m[0] = 0x11;
+	fsync(plain);
+	m[0] = 0x22;
+	memset(buf, 0, BLK);
+	pread(direct, buf, BLK, 6 * BLK);
+	CHECK_EQ(buf[0], 0x22, "an O_DIRECT pread sees a store made through a mapping after fsync");
+	munmap((void *)m, BLK);
+	memset(buf, 0, BLK);
+	pread(plain, buf, BLK, 6 * BLK);
+	CHECK_EQ(buf[0], 0x22, "and so does a plain pread after munmap");
+	m = mmap(NULL, BLK, PROT_READ | PROT_WRITE, MAP_SHARED, plain, 6 * BLK);
+	if (m == MAP_FAILED)
+		return;
+	m[1] = 0x33;
+	fsync(plain);
+	m[1] = 0x44;
+	fsync(plain);			/* must write the second store too */
+	posix_fadvise(plain, 6 * BLK, BLK, POSIX_FADV_DONTNEED);
+	memset(buf, 0, BLK);
+	pread(direct, buf, BLK, 6 * BLK);
+	CHECK_EQ(buf[1], 0x44, "a second fsync writes a second store made through a mapping");
+	munmap((void *)m, BLK);
+}
+
 static void test_coherence(void)
 {
 	unsigned char *buf = aligned(NBLK * BLK);
@@ -188,6 +228,7 @@ static void test_coherence(void)
 	test_cache_to_direct(plain, direct, buf);
 	test_direct_to_cache(plain, direct, buf);
 	test_mapping(direct, buf);
+	test_mapping_after_fsync(plain, direct, buf);
 	close(plain);
 	close(direct);
 	free(buf);
