@@ -261,3 +261,9 @@ int try_to_unmap(struct page *page)
 {
 	return atomic_read(&page->mapcount);
 }
+
+bool page_mkclean(struct page *page)
+{
+	(void)page;
+	return false;		/* nothing is mapped, so no PTE was written through */
+}
