@@ -6,9 +6,16 @@
  * Reclaim may evict a page that a process maps only after taking it out of
  * the process's page tables (reverse mapping). The checks: the contents
  * read through a mapping stay right while the cache churns; a store made
- * through a MAP_SHARED mapping after the page was written back once (so
- * only the PTE's dirty bit remembers it) survives eviction; and the
- * counters show that mapped pages really were unmapped and evicted.
+ * through a MAP_SHARED mapping after the page was written back once
+ * survives eviction; and the counters show that mapped pages really were
+ * unmapped and evicted.
+ *
+ * Writeback write-protects the mappings of the page it cleans
+ * (page_mkclean), so the second store faults and dirties the page again:
+ * the PTE's dirty bit is then a second record of it, not the only one.
+ * Booted with vm.debug_no_mkclean the PTE stays writable and the dirty bit
+ * is all that remembers the store; reclaim must carry it over to the page
+ * (try_to_unmap), which is what broken_rmap_dirty_is_caught checks.
  */
 #include "tap.h"
 #include <fcntl.h>
@@ -81,7 +88,7 @@ int main(void)
 
 	map[100] = 0xAB;			/* dirty page 0 through the mapping */
 	fsync(fd);				/* written back: PG_dirty clean again */
-	map[200] = 0xCD;			/* now only the PTE's dirty bit knows */
+	map[200] = 0xCD;			/* faults again (or, without page_mkclean, only the PTE's D bit knows) */
 	churn("churn.dat");
 	churn("churn.dat");
 
