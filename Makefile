@@ -52,7 +52,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 || \
 	echo libclang-rt-14-dev)
 
-.PHONY: all deps run gdb test torture bench clean fuzz-images
+.PHONY: all deps run gdb test torture bench clean fuzz-images check-layers
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -158,8 +158,14 @@ FUZZ_SEEDS ?= 250
 fuzz-images: all corrupt-images
 	$(PYTHON) tools/fuzz-images --seeds 1-25 --per-boot 100
 
+# Calls and #includes go down the floors (docs/architecture.md); the
+# selftest shows the check failing on a forbidden include.
+check-layers: all
+	$(PYTHON) tools/check-layers
+	$(PYTHON) tools/check-layers --selftest
+
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
-		host-tests model-check corrupt-selftest user-host-tests fuzz-images
+		check-layers host-tests model-check corrupt-selftest user-host-tests fuzz-images
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).

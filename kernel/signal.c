@@ -210,42 +210,6 @@ void handle_signals_syscall(struct trap_frame *tf, u64 nr)
 	take_signals(tf, (long)nr);
 }
 
-CMDLINE_KEY(signal_no_wake, "sched.debug_signal_no_wake",
-	    "broken on purpose: signals neither wake nor end interruptible sleeps");
-
-/* 1: sched.debug_signal_no_wake is on; -1: not looked up yet. [A] */
-static int no_wake = -1;
-
-bool signal_debug_no_wake(void)
-{
-	int v = __atomic_load_n(&no_wake, __ATOMIC_RELAXED);
-	if (v < 0) {
-		v = cmdline_get("sched.debug_signal_no_wake") != NULL;
-		__atomic_store_n(&no_wake, v, __ATOMIC_RELAXED);
-	}
-	return v;
-}
-
-bool fatal_signal_pending(void)
-{
-	struct task *me = current_task();
-	if (!me->proc || signal_debug_no_wake())
-		return false;
-	u64 kill = 1ULL << SIGKILL;
-	return (__atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) & kill) ||
-	       (__atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST) & kill);
-}
-
-bool signal_pending(void)
-{
-	struct task *me = current_task();
-	if (!me->proc || signal_debug_no_wake())
-		return false;
-	/* Seq-cst loads: the second half of wait.h's store-buffer pairing. */
-	return __atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) ||
-	       __atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST);
-}
-
 static const char *signame(int sig)
 {
 	switch (sig) {

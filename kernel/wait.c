@@ -24,6 +24,9 @@
 #include "kernel/sched.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
+#include "kernel/cmdline.h"
+#include "kernel/task.h"
+#include "kernel/user.h"
 
 static bool broken_wakeup(void)
 {
@@ -303,4 +306,46 @@ int sleep_interruptible_until(u64 deadline_ns)
 	__set_current_state(TASK_RUNNING);
 	set_current_interruptible(0);
 	return ret;
+}
+
+/*
+ * Whether a signal waits for the running thread: the test every
+ * interruptible sleep makes (wait.h). It lives here, beside the sleeps, and
+ * not with signal delivery (kernel/signal.c, the floor above): a sleep
+ * only needs to know that it must stop, never what the signal does.
+ */
+CMDLINE_KEY(signal_no_wake, "sched.debug_signal_no_wake",
+	    "broken on purpose: signals neither wake nor end interruptible sleeps");
+
+/* 1: sched.debug_signal_no_wake is on; -1: not looked up yet. [A] */
+static int no_wake = -1;
+
+bool signal_debug_no_wake(void)
+{
+	int v = __atomic_load_n(&no_wake, __ATOMIC_RELAXED);
+	if (v < 0) {
+		v = cmdline_get("sched.debug_signal_no_wake") != NULL;
+		__atomic_store_n(&no_wake, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+bool fatal_signal_pending(void)
+{
+	struct task *me = current_task();
+	if (!me->proc || signal_debug_no_wake())
+		return false;
+	u64 kill = 1ULL << SIGKILL;
+	return (__atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) & kill) ||
+	       (__atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST) & kill);
+}
+
+bool signal_pending(void)
+{
+	struct task *me = current_task();
+	if (!me->proc || signal_debug_no_wake())
+		return false;
+	/* Seq-cst loads: the second half of wait.h's store-buffer pairing. */
+	return __atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) ||
+	       __atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST);
 }
