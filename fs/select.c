@@ -20,7 +20,6 @@
 #include "kernel/time.h"
 #include "mm/slab.h"
 
-bool file_is_tty(struct file *f);	/* drivers/tty.c */
 
 #define POLL_MAX FD_MAX
 #define POLL_TTY_RECHECK_MS 10	/* the console has no poll_notify: look again this often */

@@ -335,6 +335,11 @@ int fd_close(struct files_struct *files, int fd);
 int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec);
 void files_close_on_exec(struct files_struct *files);
 
+/* pipe_create (fs/pipe.c): a pipe's read end, and its write end in *write_end. */
+struct file *pipe_create(struct file **write_end, unsigned flags);
+/* file_is_tty (drivers/tty.c): whether f is the console. */
+bool file_is_tty(struct file *f);
+
 /* /proc (fs/proc.c): its root directory, reached from the root's name "proc". */
 struct inode *proc_root(void);
 void proc_init(void);

@@ -3,7 +3,9 @@
  * rdi, rsi, rdx, r10, r8, r9, the result (or -errno) in rax.
  *
  * The numbers come from Linux's asm/unistd_64.h; each implementation is in
- * kernel/sys_fs.c (files), kernel/sys_proc.c (processes, memory, time).
+ * the subsystem it serves: fs/read_write.c, open.c, fcntl.c, stat.c,
+ * readdir.c, names.c, sync.c, direct-io.c (files), kernel/sys_proc.c
+ * (processes, memory, time).
  * An unknown number returns -ENOSYS and is logged once per number, so a
  * student who meets it knows which call to add. docs/user.md lists what
  * each supported call does differently from Linux, if anything.

@@ -1,0 +1,107 @@
+/*
+ * open.c - open, openat, creat, close, pipe and pipe2; and what every file
+ * system call shares: the caller's descriptor table, a path copied from
+ * user memory, and the directory a *at() path starts from (fs/syscalls.h).
+ */
+#include "fs/syscalls.h"
+#include "kernel/syscall.h"
+#include "kernel/user.h"
+#include "kernel/task.h"
+#include "kernel/uaccess.h"
+#include "kernel/string.h"
+#include "mm/slab.h"
+
+struct files_struct *current_files(void)
+{
+	return current_proc()->files;
+}
+
+/* Copy a path from user memory: a kmalloc'd string, or NULL and *err. */
+char *get_path(u64 upath, int *err)
+{
+	char *p = kmalloc(PATH_MAX);
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	long n = strncpy_from_user(p, (const char *)upath, PATH_MAX);
+	if (n < 0) {
+		kfree(p);
+		*err = (int)n;
+		return NULL;
+	}
+	return p;
+}
+
+/* The directory a *at() path starts from (held), or NULL and *err. */
+struct inode *base_dir(int dirfd, const char *path, int *err)
+{
+	struct process *p = current_proc();
+	if (path[0] == '/' || dirfd == AT_FDCWD)
+		return igrab(p->cwd);
+	struct file *f = fd_get(p->files, dirfd);
+	if (!f) {
+		*err = -EBADF;
+		return NULL;
+	}
+	struct inode *dir = f->inode ? igrab(f->inode) : NULL;
+	file_put(f);
+	if (!dir || !S_ISDIR(dir->mode)) {
+		iput(dir);
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	return dir;
+}
+
+static long do_openat(int dirfd, u64 upath, unsigned flags, u32 mode)
+{
+	int err = 0;
+	char *path = get_path(upath, &err);
+	if (!path)
+		return err;
+	struct inode *base = base_dir(dirfd, path, &err);
+	struct file *f = base ? vfs_open(base, path, flags, mode & ~022, &err) : NULL;
+	iput(base);
+	kfree(path);
+	if (!f)
+		return err;
+	int fd = fd_install(current_files(), f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+SYSCALL(open) { return do_openat(AT_FDCWD, a0, (unsigned)a1, (u32)a2); }
+SYSCALL(openat) { return do_openat((int)a0, a1, (unsigned)a2, (u32)a3); }
+SYSCALL(creat) { return do_openat(AT_FDCWD, a0, O_WRONLY | O_CREAT | O_TRUNC, (u32)a1); }
+SYSCALL(close) { return fd_close(current_files(), (int)a0); }
+
+static long pipe_fds(u64 ufds, unsigned flags)
+{
+	if (flags & ~(unsigned)(O_CLOEXEC | 04000))
+		return -EINVAL;
+	struct file *w, *r = pipe_create(&w, flags);
+	if (!r)
+		return -ENOMEM;
+	int fds[2];
+	fds[0] = fd_install(current_files(), r, 0, flags & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(current_files(), w, 0, flags & O_CLOEXEC);
+	if (fds[1] < 0) {
+		if (fds[0] >= 0)
+			fd_close(current_files(), fds[0]);
+		else
+			file_put(r);
+		file_put(w);
+		return -EMFILE;
+	}
+	if (copy_to_user((void *)ufds, fds, sizeof(fds))) {
+		fd_close(current_files(), fds[0]);
+		fd_close(current_files(), fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+SYSCALL(pipe) { return pipe_fds(a0, 0); }
+SYSCALL(pipe2) { return pipe_fds(a0, (unsigned)a1); }

@@ -1,0 +1,104 @@
+/*
+ * stat.c - stat, lstat, fstat, newfstatat, access, faccessat and
+ * faccessat2: Linux's struct stat filled from the VFS's struct kstat.
+ */
+#include "fs/syscalls.h"
+#include "kernel/syscall.h"
+#include "kernel/user.h"
+#include "kernel/task.h"
+#include "kernel/uaccess.h"
+#include "kernel/string.h"
+#include "mm/slab.h"
+
+struct linux_stat {
+	u64 dev, ino, nlink;
+	u32 mode, uid, gid, pad0;
+	u64 rdev;
+	s64 size, blksize, blocks;
+	u64 atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+	s64 reserved[3];
+};
+
+static long put_stat(u64 ubuf, struct kstat *k)
+{
+	struct linux_stat st = {
+		.dev = 0x800, .ino = k->ino, .nlink = k->nlink, .mode = k->mode, .uid = k->uid,
+		.gid = k->gid, .size = (s64)k->size, .blksize = k->blksize,
+		.blocks = (s64)k->blocks, .atime = k->atime, .mtime = k->mtime, .ctime = k->ctime,
+	};
+	return copy_to_user((void *)ubuf, &st, sizeof(st));
+}
+
+static long stat_file(struct file *f, u64 ubuf)
+{
+	struct kstat k = { 0 };
+	if (f->inode) {
+		vfs_getattr(f->inode, &k);
+	} else {		/* a terminal or a pipe */
+		k.mode = file_is_tty(f) ? (S_IFCHR | 0620) : (S_IFIFO | 0600);
+		k.nlink = 1;
+		k.blksize = PAGE_SIZE;
+	}
+	return put_stat(ubuf, &k);
+}
+
+static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
+{
+	int err = 0;
+	char *path = upath || !(flags & AT_EMPTY_PATH) ? get_path(upath, &err) : kzalloc(1);
+	if (!path)
+		return err ? err : -ENOMEM;
+	if (!path[0] && (flags & AT_EMPTY_PATH)) {
+		kfree(path);
+		struct file *f = fd_get(current_files(), dirfd);
+		if (!f)
+			return -EBADF;
+		long r = stat_file(f, ubuf);
+		file_put(f);
+		return r;
+	}
+	struct inode *base = base_dir(dirfd, path, &err);
+	struct kstat k;
+	if (base)
+		err = vfs_stat(base, path, &k);
+	iput(base);
+	kfree(path);
+	return err ? err : put_stat(ubuf, &k);
+}
+
+SYSCALL(stat) { return do_fstatat(AT_FDCWD, a0, a1, 0); }
+SYSCALL(lstat) { return do_fstatat(AT_FDCWD, a0, a1, AT_SYMLINK_NOFOLLOW); }
+SYSCALL(newfstatat) { return do_fstatat((int)a0, a1, a2, (int)a3); }
+
+SYSCALL(fstat)
+{
+	struct file *f = fd_get(current_files(), (int)a0);
+	if (!f)
+		return -EBADF;
+	long r = stat_file(f, a1);
+	file_put(f);
+	return r;
+}
+
+static long do_faccessat(int dirfd, u64 upath, int mode)
+{
+	int err = 0;
+	if (mode & ~7)
+		return -EINVAL;
+	char *path = get_path(upath, &err);
+	if (!path)
+		return err;
+	struct inode *base = base_dir(dirfd, path, &err);
+	struct kstat k;
+	if (base)
+		err = vfs_stat(base, path, &k);
+	iput(base);
+	kfree(path);
+	if (!err && (mode & 1) && !(k.mode & 0111) && !S_ISDIR(k.mode))
+		err = -EACCES;		/* root may execute only what some x bit allows */
+	return err;
+}
+
+SYSCALL(access) { return do_faccessat(AT_FDCWD, a0, (int)a1); }
+SYSCALL(faccessat) { return do_faccessat((int)a0, a1, (int)a2); }
+SYSCALL(faccessat2) { return do_faccessat((int)a0, a1, (int)a2); }
