@@ -76,7 +76,6 @@ static void print_memory(void)
 
 void uaccess_init(void);
 void mm_user_init(void);
-void futex_init(void);
 
 CMDLINE_KEY(monitor_key, "monitor", "boot to the kernel monitor instead of /sbin/init");
 

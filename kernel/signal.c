@@ -2,7 +2,7 @@
  * signal.c - delivering signals on the way back to user mode, Linux's
  * way, and what a syscall interrupted by one returns.
  *
- * Sending (send_signal, kernel/process.c) marks a signal pending on the
+ * Sending (send_signal, below) marks a signal pending on the
  * process, or on one thread for the faults it raises itself, and wakes the
  * threads that sleep interruptibly (kernel/wait.h says which sleeps are).
  * Each thread, before it returns to user mode, takes its pending signals
@@ -25,6 +25,8 @@
  * until the earliest deadline and sends SIGALRM. Lock order: alarm_lock ->
  * proc_lock (the thread sends the signal under its lock).
  */
+#include "kernel/process.h"
+#include "kernel/syscall.h"
 #include "kernel/user.h"
 #include "kernel/task.h"
 #include "kernel/sched.h"
@@ -38,6 +40,7 @@
 #include "kernel/wait.h"
 #include "kernel/time.h"
 #include "mm/vm.h"
+#include "mm/slab.h"
 
 /*
  * Signal delivery, Linux's way (struct rt_sigframe): below the user stack
@@ -364,3 +367,174 @@ void alarm_init(void)
 	init_waitqueue_head(&alarm_wq);
 	kthread_run(alarm_main, NULL, "alarm");
 }
+
+/* ------------------------------------------------------------ sending */
+
+static bool default_ignored(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == 23 /* SIGURG */ || sig == 28 /* SIGWINCH */;
+}
+
+int send_signal(struct process *p, int sig)
+{
+	if (sig < 0 || sig >= NSIG)
+		return -EINVAL;
+	if (!sig)
+		return 0;
+	spin_lock(&proc_lock);
+	u64 h = p->sigaction[sig].handler;
+	bool zombie = p->zombie;
+	spin_unlock(&proc_lock);
+	if (zombie)
+		return 0;
+	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
+		return 0;
+	/* Seq-cst: a full barrier before reading task->interruptible (wait.h). */
+	__atomic_or_fetch(&p->pending, 1ULL << sig, __ATOMIC_SEQ_CST);
+	signal_wake_threads(p);
+	return 0;
+}
+
+/* Wake p's threads in interruptible sleeps: each sees signal_pending(). */
+void signal_wake_threads(struct process *p)
+{
+	if (signal_debug_no_wake())
+		return;		/* the old behaviour, for the test of the test */
+	spin_lock(&proc_lock);
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
+		struct task *t = list_entry(l, struct task, thread_link);
+		if (__atomic_load_n(&t->interruptible, __ATOMIC_SEQ_CST))
+			wake_up_process(t);
+	}
+	spin_unlock(&proc_lock);
+}
+
+long do_kill(int pid, int sig)
+{
+	if (pid <= 0)
+		return -EINVAL;		/* process groups: not supported */
+	spin_lock(&proc_lock);
+	struct process *p = find_proc(pid);
+	if (p)
+		atomic_inc(&p->refcount);
+	spin_unlock(&proc_lock);
+	if (!p)
+		return -ESRCH;
+	int err = send_signal(p, sig);
+	if (atomic_dec_and_test(&p->refcount))
+		kfree(p);
+	return err;
+}
+
+/* ------------------------------------------------------------ the system calls */
+
+SYSCALL(kill) { return do_kill((int)a0, (int)a1); }
+
+SYSCALL(tkill)
+{
+	return (int)a0 == current_task()->tid || (int)a0 == current_proc()->pid
+		       ? send_signal(current_proc(), (int)a1) : do_kill((int)a0, (int)a1);
+}
+
+SYSCALL(tgkill) { return do_kill((int)a0, (int)a2); }
+
+SYSCALL(rt_sigaction)
+{
+	int sig = (int)a0;
+	if (sig < 1 || sig >= NSIG || a3 != 8)
+		return -EINVAL;
+	struct process *p = current_proc();
+	struct k_sigaction act, old = p->sigaction[sig];
+	if (a1) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			return -EINVAL;
+		if (copy_from_user(&act, (void *)a1, sizeof(act)))
+			return -EFAULT;
+	}
+	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+		return -EFAULT;
+	if (a1)
+		p->sigaction[sig] = act;
+	return 0;
+}
+
+SYSCALL(rt_sigreturn) { return do_rt_sigreturn(); }
+
+SYSCALL(rt_sigprocmask)
+{
+	if (a3 != 8 || a0 > 2)
+		return -EINVAL;
+	if (a2 && clear_user((void *)a2, 8))	/* nothing is ever blocked */
+		return -EFAULT;
+	if (a1) {
+		u64 set;
+		if (copy_from_user(&set, (void *)a1, 8))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+SYSCALL(alarm)
+{
+	u64 left = alarm_set((u64)(unsigned)a0 * 1000000000ULL);
+	/* As Linux: rounded to the nearest second, and never 0 while armed. */
+	return left ? MAX((long)((left + 500000000ULL) / 1000000000ULL), 1L) : 0;
+}
+
+/* setitimer and getitimer: ITIMER_REAL, one shot (a repeating interval is
+ * refused rather than ignored). struct itimerval: interval, then value. */
+struct itimerval { s64 isec, iusec, sec, usec; };
+
+static void itimer_of_ns(u64 ns, struct itimerval *v)
+{
+	*v = (struct itimerval){ 0, 0, (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL + 999) / 1000 };
+}
+
+SYSCALL(setitimer)
+{
+	struct itimerval v, old;
+	if (a0 != 0)
+		return -EINVAL;		/* ITIMER_VIRTUAL, ITIMER_PROF: not supported */
+	if (copy_from_user(&v, (void *)a1, sizeof(v)))
+		return -EFAULT;
+	if (v.usec < 0 || v.usec >= 1000000 || v.sec < 0 || v.iusec < 0 || v.iusec >= 1000000 ||
+	    v.isec < 0)
+		return -EINVAL;
+	if (v.isec || v.iusec)
+		return -EINVAL;		/* repeating timers: not supported */
+	u64 ns = (u64)v.sec * 1000000000ULL + (u64)v.usec * 1000ULL;
+	itimer_of_ns(alarm_set(ns), &old);
+	return a2 ? copy_to_user((void *)a2, &old, sizeof(old)) : 0;
+}
+
+SYSCALL(getitimer)
+{
+	struct itimerval v;
+	if (a0 != 0)
+		return -EINVAL;
+	u64 left = alarm_set(0);	/* read it by taking it ... */
+	if (left)
+		alarm_set(left);	/* ... and putting it back */
+	itimer_of_ns(left, &v);
+	return copy_to_user((void *)a1, &v, sizeof(v));
+}
+
+/* pause: sleep until a signal comes (wait.h: interruptible). */
+SYSCALL(pause)
+{
+	struct wait_queue_head nobody;
+	init_waitqueue_head(&nobody);
+	wait_event_interruptible(nobody, false);
+	return -ERESTARTNOHAND;
+}
+
+SYSCALL(sigaltstack)
+{
+	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
+	if (a0 && copy_from_user(ss, (void *)a0, sizeof(ss)))
+		return -EFAULT;
+	if (a1 && clear_user((void *)a1, 24))
+		return -EFAULT;
+	return 0;
+}
+

@@ -16,4 +16,7 @@ u64 tsc_khz(void);
 /* Busy-wait for at least us microseconds. */
 void udelay(u64 us);
 
+/* Linux's struct timespec, as system calls read and write it. */
+struct timespec { s64 sec, nsec; };
+
 #endif

@@ -64,7 +64,7 @@ struct k_sigaction {
 	u64 mask;
 };
 
-/* Lock legend: [L:proc_lock] (kernel/process.c), [I] set at creation, [A] atomic. */
+/* Lock legend: [L:proc_lock] (kernel/process.h), [I] set at creation, [A] atomic. */
 struct process {
 	int pid;				/* [I] = the first thread's tid */
 	struct process *parent;			/* [L:proc_lock] init after reparenting */
@@ -136,6 +136,17 @@ void alarm_init(void);
 bool signal_debug_no_wake(void);
 /* Terminate the current thread group with a wait status. Never returns. */
 void do_exit_group(int wait_status) __noreturn;
+/* The process layer's entry points for the system calls (kernel/fork.c,
+ * fs/exec.c, kernel/signal.c, kernel/futex.c). */
+long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls);
+void do_exit_thread(int code) __noreturn;
+long do_wait4(int pid, u64 ustatus, int options);
+long do_kill(int pid, int sig);
+int proc_getppid(void);
+int do_execve(const char *upath, const char *const *uargv, const char *const *uenvp);
+long do_rt_sigreturn(void);
+void futex_init(void);
+int futex_wake(u64 uaddr, int n);
 /* End the calling thread alone (its process lives on while it has others).
  * Never returns. */
 void thread_exit(int wait_status) __noreturn;

@@ -1,0 +1,158 @@
+/*
+ * futex.c - futex(FUTEX_WAIT, FUTEX_WAKE): threads sleep on a user word.
+ */
+#include "kernel/syscall.h"
+#include "kernel/user.h"
+#include "kernel/task.h"
+#include "kernel/sched.h"
+#include "kernel/uaccess.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "mm/vm.h"
+#include "mm/paging.h"
+
+/*
+ * futex(WAIT/WAKE): threads sleep on a user word. A waiter is keyed by
+ * the word's physical address, so private (one process) and shared
+ * (MAP_SHARED memory between processes) futexes work the same way.
+ * WAIT checks the word and queues itself with the bucket mutex held, and
+ * WAKE takes the same mutex, so a wake between the check and the sleep is
+ * never lost.
+ */
+#define FUTEX_BUCKETS 64
+
+struct futex_waiter {
+	u64 key;
+	bool woken;
+	struct list_head link;
+};
+
+static struct futex_bucket {
+	struct mutex lock;
+	struct list_head waiters;
+	struct wait_queue_head wq;
+} buckets[FUTEX_BUCKETS];
+static bool futex_ready;
+
+void futex_init(void)
+{
+	for (int i = 0; i < FUTEX_BUCKETS; i++) {
+		mutex_init(&buckets[i].lock, "futex");
+		list_init(&buckets[i].waiters);
+		init_waitqueue_head(&buckets[i].wq);
+	}
+	futex_ready = true;
+}
+
+/* The word's physical address, faulting its page in if need be. */
+static int futex_key(u64 uaddr, u64 *key)
+{
+	u32 v;
+	if (uaddr & 3)
+		return -EINVAL;
+	if (get_user_u32(&v, (void *)uaddr))
+		return -EFAULT;
+	phys_addr_t pa;
+	u64 flags;
+	if (!pt_translate(current_task()->mm->pml4, uaddr, &pa, &flags))
+		return -EFAULT;
+	*key = pa;
+	return 0;
+}
+
+static struct futex_bucket *bucket_of(u64 key)
+{
+	return &buckets[(key >> 2) * 0x9e3779b97f4a7c15ULL >> 58];
+}
+
+int futex_wake(u64 uaddr, int n)
+{
+	u64 key;
+	if (!futex_ready || futex_key(uaddr, &key))
+		return 0;
+	struct futex_bucket *b = bucket_of(key);
+	int woken = 0;
+	mutex_lock(&b->lock);
+	for (struct list_head *l = b->waiters.next; l != &b->waiters && woken < n;) {
+		struct futex_waiter *w = list_entry(l, struct futex_waiter, link);
+		l = l->next;
+		if (w->key != key)
+			continue;
+		list_del(&w->link);
+		WRITE_ONCE(w->woken, true);
+		woken++;
+	}
+	mutex_unlock(&b->lock);
+	if (woken)
+		wake_up_all(&b->wq);
+	return woken;
+}
+
+static long futex_wait(u64 uaddr, u32 val, u64 utimeout)
+{
+	u64 key;
+	int err = futex_key(uaddr, &key);
+	if (err)
+		return err;
+	u64 timeout_ms = 0;
+	if (utimeout) {
+		struct timespec ts;
+		if (copy_from_user(&ts, (void *)utimeout, sizeof(ts)))
+			return -EFAULT;
+		if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
+			return -EINVAL;
+		timeout_ms = (u64)ts.sec * 1000 + (u64)(ts.nsec + 999999) / 1000000;
+		if (!timeout_ms)
+			timeout_ms = 1;
+	}
+	struct futex_bucket *b = bucket_of(key);
+	struct futex_waiter w = { key, false, LIST_HEAD_INIT(w.link) };
+	mutex_lock(&b->lock);
+	u32 cur;
+	if (get_user_u32(&cur, (void *)uaddr)) {
+		mutex_unlock(&b->lock);
+		return -EFAULT;
+	}
+	if (cur != val) {
+		mutex_unlock(&b->lock);
+		return -EAGAIN;
+	}
+	list_add_tail(&w.link, &b->waiters);
+	mutex_unlock(&b->lock);
+	/* Interruptible (wait.h): a signal ends the wait. */
+	u64 deadline = timeout_ms ? ktime_ns() + timeout_ms * 1000000ULL : 0;
+	err = wait_event_interruptible_deadline(b->wq, READ_ONCE(w.woken), deadline);
+	if (err) {
+		mutex_lock(&b->lock);
+		bool woken = w.woken;	/* a FUTEX_WAKE may have come meanwhile */
+		if (!woken)
+			list_del(&w.link);
+		mutex_unlock(&b->lock);
+		if (woken)
+			return 0;
+		if (err == -ERESTARTSYS && timeout_ms)
+			return -ERESTARTNOHAND;	/* as Linux: EINTR when a handler runs */
+		return err;
+	}
+	return 0;
+}
+
+SYSCALL(futex)
+{
+	int op = (int)a1 & 127;		/* FUTEX_PRIVATE_FLAG (128) changes nothing here */
+	switch (op) {
+	case 0:		/* FUTEX_WAIT */
+	case 9:		/* FUTEX_WAIT_BITSET */
+		return futex_wait(a0, (u32)a2, a3);
+	case 1:		/* FUTEX_WAKE */
+	case 10:	/* FUTEX_WAKE_BITSET */
+		if (!access_ok((void *)a0, 4))
+			return -EFAULT;		/* futex_wake is silent: exit uses it too */
+		if (a0 & 3)
+			return -EINVAL;
+		return futex_wake(a0, (int)a2);
+	}
+	return -ENOSYS;
+}
