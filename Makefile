@@ -50,7 +50,8 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
 	[ -d /usr/lib/grub/i386-pc ] || echo grub-pc-bin; \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 || \
-	echo libclang-rt-14-dev)
+	echo libclang-rt-14-dev; \
+	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
 .PHONY: all deps run gdb test torture bench clean fuzz-images check-layers
 all: $(B)/roundabout.elf $(B)/roundabout.iso
@@ -163,6 +164,7 @@ fuzz-images: all corrupt-images
 check-layers: all
 	$(PYTHON) tools/check-layers
 	$(PYTHON) tools/check-layers --selftest
+	$(PYTHON) tools/gen-unistd --check
 
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
 		check-layers host-tests model-check corrupt-selftest user-host-tests fuzz-images

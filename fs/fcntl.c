@@ -22,9 +22,9 @@
 #define FD_CLOEXEC 1
 #define O_SETTABLE (O_APPEND | 04000 /* O_NONBLOCK */ | O_DIRECT)
 
-SYSCALL(dup)
+SYSCALL_DEFINE1(dup, int, oldfd)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), oldfd);
 	if (!f)
 		return -EBADF;
 	int fd = fd_install(current_files(), f, 0, false);
@@ -33,37 +33,36 @@ SYSCALL(dup)
 	return fd;
 }
 
-SYSCALL(dup2)
+SYSCALL_DEFINE2(dup2, u64, oldfd, u64, newfd)
 {
-	if (a0 == a1) {		/* dup2(fd, fd): fd if it is open */
-		struct file *f = fd_get(current_files(), (int)a0);
+	if (oldfd == newfd) {		/* dup2(fd, fd): fd if it is open */
+		struct file *f = fd_get(current_files(), (int)oldfd);
 		if (!f)
 			return -EBADF;
 		file_put(f);
-		return (long)a1;
+		return (long)newfd;
 	}
-	return fd_dup2(current_files(), (int)a0, (int)a1, false);
+	return fd_dup2(current_files(), (int)oldfd, (int)newfd, false);
 }
 
-SYSCALL(dup3)
+SYSCALL_DEFINE3(dup3, u64, oldfd, u64, newfd, u64, flags)
 {
-	if (a0 == a1 || (a2 & ~(u64)O_CLOEXEC))
+	if (oldfd == newfd || (flags & ~(u64)O_CLOEXEC))
 		return -EINVAL;
-	return fd_dup2(current_files(), (int)a0, (int)a1, a2 & O_CLOEXEC);
+	return fd_dup2(current_files(), (int)oldfd, (int)newfd, flags & O_CLOEXEC);
 }
 
-SYSCALL(fcntl)
+SYSCALL_DEFINE3(fcntl, int, fd, u64, cmd, u64, arg)
 {
 	struct files_struct *fs = current_files();
-	int fd = (int)a0;
 	struct file *f = fd_get(fs, fd);
 	if (!f)
 		return -EBADF;
 	long r;
-	switch (a1) {
+	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		r = fd_install(fs, file_get(f), (int)a2, a1 == F_DUPFD_CLOEXEC);
+		r = fd_install(fs, file_get(f), (int)arg, cmd == F_DUPFD_CLOEXEC);
 		if (r < 0)
 			file_put(f);
 		break;
@@ -74,7 +73,7 @@ SYSCALL(fcntl)
 		break;
 	case F_SETFD:
 		spin_lock(&fs->lock);
-		if (a2 & FD_CLOEXEC)
+		if (arg & FD_CLOEXEC)
 			fs->cloexec[fd / 64] |= 1ULL << (fd % 64);
 		else
 			fs->cloexec[fd / 64] &= ~(1ULL << (fd % 64));
@@ -85,16 +84,16 @@ SYSCALL(fcntl)
 		r = READ_ONCE(f->flags) & ~O_CLOEXEC;
 		break;
 	case F_SETFL:
-		WRITE_ONCE(f->flags, (f->flags & ~O_SETTABLE) | ((unsigned)a2 & O_SETTABLE));
+		WRITE_ONCE(f->flags, (f->flags & ~O_SETTABLE) | ((unsigned)arg & O_SETTABLE));
 		r = 0;
 		break;
 	case F_GETLK: case F_SETLK: case F_SETLKW: {
 		/* One user, no locks to conflict with; struct flock is read and
 		 * F_GETLK answers F_UNLCK (2) in l_type, as Linux would here. */
 		u8 lock[32];
-		r = copy_from_user(lock, (void *)a2, sizeof(lock));
-		if (!r && a1 == F_GETLK)
-			r = copy_to_user((void *)a2, &(u16){ 2 }, 2);
+		r = copy_from_user(lock, (void *)arg, sizeof(lock));
+		if (!r && cmd == F_GETLK)
+			r = copy_to_user((void *)arg, &(u16){ 2 }, 2);
 		break;
 	}
 	default:
@@ -104,12 +103,12 @@ SYSCALL(fcntl)
 	return r;
 }
 
-SYSCALL(ioctl)
+SYSCALL_DEFINE3(ioctl, int, fd, unsigned int, cmd, u64, arg)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
-	long r = f->fop && f->fop->ioctl ? f->fop->ioctl(f, (unsigned)a1, a2) : -ENOTTY;
+	long r = f->fop && f->fop->ioctl ? f->fop->ioctl(f, cmd, arg) : -ENOTTY;
 	file_put(f);
 	return r;
 }

@@ -35,17 +35,17 @@ static int op_truncate(struct inode *b, const char *p, u64 size)
 	return (s64)size < 0 ? -EINVAL : vfs_truncate(b, p, size);
 }
 
-SYSCALL(mkdir) { return with_path(AT_FDCWD, a0, op_mkdir, a1); }
-SYSCALL(mkdirat) { return with_path((int)a0, a1, op_mkdir, a2); }
-SYSCALL(rmdir) { return with_path(AT_FDCWD, a0, op_rmdir, 0); }
-SYSCALL(unlink) { return with_path(AT_FDCWD, a0, op_unlink, 0); }
-SYSCALL(truncate) { return with_path(AT_FDCWD, a0, op_truncate, a1); }
+SYSCALL_DEFINE2(mkdir, uaddr_t, upath, u64, mode) { return with_path(AT_FDCWD, upath, op_mkdir, mode); }
+SYSCALL_DEFINE3(mkdirat, int, dirfd, uaddr_t, upath, u64, mode) { return with_path(dirfd, upath, op_mkdir, mode); }
+SYSCALL_DEFINE1(rmdir, uaddr_t, upath) { return with_path(AT_FDCWD, upath, op_rmdir, 0); }
+SYSCALL_DEFINE1(unlink, uaddr_t, upath) { return with_path(AT_FDCWD, upath, op_unlink, 0); }
+SYSCALL_DEFINE2(truncate, uaddr_t, upath, u64, length) { return with_path(AT_FDCWD, upath, op_truncate, length); }
 
-SYSCALL(unlinkat)
+SYSCALL_DEFINE3(unlinkat, int, dirfd, uaddr_t, upath, u64, flags)
 {
-	if (a2 & ~(u64)AT_REMOVEDIR)
+	if (flags & ~(u64)AT_REMOVEDIR)
 		return -EINVAL;
-	return with_path((int)a0, a1, a2 & AT_REMOVEDIR ? op_rmdir : op_unlink, 0);
+	return with_path(dirfd, upath, flags & AT_REMOVEDIR ? op_rmdir : op_unlink, 0);
 }
 
 /* Two-path calls: rename and link, with their *at forms. */
@@ -66,11 +66,11 @@ static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link)
 	return err;
 }
 
-SYSCALL(rename) { return two_paths(AT_FDCWD, a0, AT_FDCWD, a1, false); }
-SYSCALL(renameat) { return two_paths((int)a0, a1, (int)a2, a3, false); }
-SYSCALL(renameat2) { return a4 ? -EINVAL : two_paths((int)a0, a1, (int)a2, a3, false); }
-SYSCALL(link) { return two_paths(AT_FDCWD, a0, AT_FDCWD, a1, true); }
-SYSCALL(linkat) { return two_paths((int)a0, a1, (int)a2, a3, true); }
+SYSCALL_DEFINE2(rename, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, false); }
+SYSCALL_DEFINE4(renameat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew) { return two_paths(olddirfd, uold, newdirfd, unew, false); }
+SYSCALL_DEFINE5(renameat2, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags) { return flags ? -EINVAL : two_paths(olddirfd, uold, newdirfd, unew, false); }
+SYSCALL_DEFINE2(link, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, true); }
+SYSCALL_DEFINE5(linkat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags) { return two_paths(olddirfd, uold, newdirfd, unew, true); }
 
 static int op_exists(struct inode *b, const char *p, u64 unused)
 {
@@ -79,8 +79,8 @@ static int op_exists(struct inode *b, const char *p, u64 unused)
 	return err ? err : -EINVAL;	/* it exists, and is not a symbolic link */
 }
 
-SYSCALL(readlink) { return with_path(AT_FDCWD, a0, op_exists, 0); }
-SYSCALL(readlinkat) { return with_path((int)a0, a1, op_exists, 0); }
+SYSCALL_DEFINE3(readlink, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return with_path(AT_FDCWD, upath, op_exists, 0); }
+SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return with_path(dirfd, upath, op_exists, 0); }
 
 /* Permissions: one user (root), so mode and owner changes are accepted
  * only in the sense that the file exists; they are not stored yet. */
@@ -90,28 +90,28 @@ static int op_stat_only(struct inode *b, const char *p, u64 unused)
 	return vfs_stat(b, p, &k);
 }
 
-SYSCALL(chmod) { return with_path(AT_FDCWD, a0, op_stat_only, 0); }
-SYSCALL(fchmodat) { return with_path((int)a0, a1, op_stat_only, 0); }
-SYSCALL(chown) { return with_path(AT_FDCWD, a0, op_stat_only, 0); }
-SYSCALL(fchownat) { return with_path((int)a0, a1, op_stat_only, 0); }
+SYSCALL_DEFINE2(chmod, uaddr_t, upath, u64, mode) { return with_path(AT_FDCWD, upath, op_stat_only, 0); }
+SYSCALL_DEFINE3(fchmodat, int, dirfd, uaddr_t, upath, u64, mode) { return with_path(dirfd, upath, op_stat_only, 0); }
+SYSCALL_DEFINE3(chown, uaddr_t, upath, u64, owner, u64, group) { return with_path(AT_FDCWD, upath, op_stat_only, 0); }
+SYSCALL_DEFINE5(fchownat, int, dirfd, uaddr_t, upath, u64, owner, u64, group, u64, flags) { return with_path(dirfd, upath, op_stat_only, 0); }
 
-SYSCALL(fchmod)
+SYSCALL_DEFINE2(fchmod, int, fd, u64, mode)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
 	file_put(f);
 	return 0;
 }
 
-SYSCALL(umask) { return 022; }
+SYSCALL_DEFINE1(umask, u64, mask) { return 022; }
 
-SYSCALL(ftruncate)
+SYSCALL_DEFINE2(ftruncate, int, fd, u64, length)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
-	long r = (s64)a1 < 0 ? -EINVAL : vfs_ftruncate(f, a1);
+	long r = (s64)length < 0 ? -EINVAL : vfs_ftruncate(f, length);
 	file_put(f);
 	return r;
 }
@@ -129,10 +129,10 @@ static long set_cwd(struct inode *dir)
 	return 0;
 }
 
-SYSCALL(chdir)
+SYSCALL_DEFINE1(chdir, uaddr_t, upath)
 {
 	int err = 0;
-	char *path = get_path(a0, &err);
+	char *path = get_path(upath, &err);
 	if (!path)
 		return err;
 	struct inode *dir = vfs_lookup(current_proc()->cwd, path, &err);
@@ -140,9 +140,9 @@ SYSCALL(chdir)
 	return dir ? set_cwd(dir) : err;
 }
 
-SYSCALL(fchdir)
+SYSCALL_DEFINE1(fchdir, int, fd)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
 	struct inode *dir = f->inode ? igrab(f->inode) : NULL;
@@ -150,7 +150,7 @@ SYSCALL(fchdir)
 	return dir ? set_cwd(dir) : -ENOTDIR;
 }
 
-SYSCALL(getcwd)
+SYSCALL_DEFINE2(getcwd, uaddr_t, ubuf, u64, size)
 {
 	char *buf = kmalloc(PATH_MAX);
 	if (!buf)
@@ -158,9 +158,9 @@ SYSCALL(getcwd)
 	int n = vfs_getcwd(current_proc()->cwd, buf, PATH_MAX);
 	long r = n;
 	if (n >= 0) {
-		if ((u64)n + 1 > a1)
+		if ((u64)n + 1 > size)
 			r = -ERANGE;
-		else if (copy_to_user((void *)a0, buf, (size_t)n + 1))
+		else if (copy_to_user((void *)ubuf, buf, (size_t)n + 1))
 			r = -EFAULT;
 		else
 			r = n + 1;

@@ -72,10 +72,10 @@ static long do_openat(int dirfd, u64 upath, unsigned flags, u32 mode)
 	return fd;
 }
 
-SYSCALL(open) { return do_openat(AT_FDCWD, a0, (unsigned)a1, (u32)a2); }
-SYSCALL(openat) { return do_openat((int)a0, a1, (unsigned)a2, (u32)a3); }
-SYSCALL(creat) { return do_openat(AT_FDCWD, a0, O_WRONLY | O_CREAT | O_TRUNC, (u32)a1); }
-SYSCALL(close) { return fd_close(current_files(), (int)a0); }
+SYSCALL_DEFINE3(open, uaddr_t, upath, unsigned int, flags, u32, mode) { return do_openat(AT_FDCWD, upath, flags, mode); }
+SYSCALL_DEFINE4(openat, int, dirfd, uaddr_t, upath, unsigned int, flags, u32, mode) { return do_openat(dirfd, upath, flags, mode); }
+SYSCALL_DEFINE2(creat, uaddr_t, upath, u32, mode) { return do_openat(AT_FDCWD, upath, O_WRONLY | O_CREAT | O_TRUNC, mode); }
+SYSCALL_DEFINE1(close, int, fd) { return fd_close(current_files(), fd); }
 
 static long pipe_fds(u64 ufds, unsigned flags)
 {
@@ -103,5 +103,5 @@ static long pipe_fds(u64 ufds, unsigned flags)
 	return 0;
 }
 
-SYSCALL(pipe) { return pipe_fds(a0, 0); }
-SYSCALL(pipe2) { return pipe_fds(a0, (unsigned)a1); }
+SYSCALL_DEFINE1(pipe, uaddr_t, ufds) { return pipe_fds(ufds, 0); }
+SYSCALL_DEFINE2(pipe2, uaddr_t, ufds, unsigned int, flags) { return pipe_fds(ufds, flags); }

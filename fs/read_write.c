@@ -122,21 +122,21 @@ static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 	return done;
 }
 
-SYSCALL(read) { return do_read((int)a0, a1, a2, false, 0); }
-SYSCALL(write) { return do_write((int)a0, a1, a2, false, 0); }
+SYSCALL_DEFINE3(read, int, fd, uaddr_t, ubuf, u64, count) { return do_read(fd, ubuf, count, false, 0); }
+SYSCALL_DEFINE3(write, int, fd, uaddr_t, ubuf, u64, count) { return do_write(fd, ubuf, count, false, 0); }
 
-SYSCALL(pread64)
+SYSCALL_DEFINE4(pread64, int, fd, uaddr_t, ubuf, u64, count, u64, pos)
 {
-	if ((s64)a3 < 0)
+	if ((s64)pos < 0)
 		return -EINVAL;
-	return do_read((int)a0, a1, a2, true, a3);
+	return do_read(fd, ubuf, count, true, pos);
 }
 
-SYSCALL(pwrite64)
+SYSCALL_DEFINE4(pwrite64, int, fd, uaddr_t, ubuf, u64, count, u64, pos)
 {
-	if ((s64)a3 < 0)
+	if ((s64)pos < 0)
 		return -EINVAL;
-	return do_write((int)a0, a1, a2, true, a3);
+	return do_write(fd, ubuf, count, true, pos);
 }
 
 struct iovec { u64 base, len; };
@@ -181,17 +181,17 @@ static long do_iov(int fd, u64 uiov, u64 cnt, bool write, bool positional, u64 p
 	return total;
 }
 
-SYSCALL(readv) { return do_iov((int)a0, a1, a2, false, false, 0); }
-SYSCALL(writev) { return do_iov((int)a0, a1, a2, true, false, 0); }
-SYSCALL(preadv) { return do_iov((int)a0, a1, a2, false, true, a3); }
-SYSCALL(pwritev) { return do_iov((int)a0, a1, a2, true, true, a3); }
+SYSCALL_DEFINE3(readv, int, fd, uaddr_t, uiov, u64, iovcnt) { return do_iov(fd, uiov, iovcnt, false, false, 0); }
+SYSCALL_DEFINE3(writev, int, fd, uaddr_t, uiov, u64, iovcnt) { return do_iov(fd, uiov, iovcnt, true, false, 0); }
+SYSCALL_DEFINE4(preadv, int, fd, uaddr_t, uiov, u64, iovcnt, u64, pos) { return do_iov(fd, uiov, iovcnt, false, true, pos); }
+SYSCALL_DEFINE4(pwritev, int, fd, uaddr_t, uiov, u64, iovcnt, u64, pos) { return do_iov(fd, uiov, iovcnt, true, true, pos); }
 
-SYSCALL(lseek)
+SYSCALL_DEFINE3(lseek, int, fd, s64, offset, int, whence)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
-	s64 r = vfs_lseek(f, (s64)a1, (int)a2);
+	s64 r = vfs_lseek(f, offset, whence);
 	file_put(f);
 	return r;
 }

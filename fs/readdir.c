@@ -36,13 +36,13 @@ static int fill_dirent64(void *ctx, const char *name, int len, u64 ino, unsigned
 	return 0;
 }
 
-SYSCALL(getdents64)
+SYSCALL_DEFINE3(getdents64, int, fd, uaddr_t, udirent, u64, count)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
-	struct dirent_ctx c = { a1, a2, 0, 0 };
-	if (!access_ok((void *)a1, a2)) {
+	struct dirent_ctx c = { udirent, count, 0, 0 };
+	if (!access_ok((void *)udirent, count)) {
 		file_put(f);
 		return -EFAULT;
 	}
@@ -52,7 +52,7 @@ SYSCALL(getdents64)
 		return c.err;
 	if (err)
 		return err;
-	if (!c.used && a2 && a2 < 24)
+	if (!c.used && count && count < 24)
 		return -EINVAL;		/* too small for even one entry */
 	return (long)c.used;
 }

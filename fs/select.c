@@ -63,17 +63,17 @@ static int poll_scan(struct pollfd *fds, unsigned n, bool *tty)
 }
 
 /* poll(fds, n, timeout_ms): interruptible (kernel/wait.h); -ERESTARTNOHAND. */
-SYSCALL(poll)
+SYSCALL_DEFINE3(poll, uaddr_t, ufds, unsigned int, nfds, int, timeout_ms)
 {
-	unsigned n = (unsigned)a1;
-	int timeout = (int)a2;
+	unsigned n = nfds;
+	int timeout = timeout_ms;
 	if (n > POLL_MAX)
 		return -EINVAL;
 	struct pollfd *fds = kmalloc(n * sizeof(*fds) + 1);
 	if (!fds)
 		return -ENOMEM;
 	long ret = 0;
-	if (copy_from_user(fds, (void *)a0, n * sizeof(*fds))) {
+	if (copy_from_user(fds, (void *)ufds, n * sizeof(*fds))) {
 		ret = -EFAULT;
 		goto out;
 	}
@@ -97,7 +97,7 @@ SYSCALL(poll)
 			goto out;
 		}
 	}
-	if (ret >= 0 && copy_to_user((void *)a0, fds, n * sizeof(*fds)))
+	if (ret >= 0 && copy_to_user((void *)ufds, fds, n * sizeof(*fds)))
 		ret = -EFAULT;
 out:
 	kfree(fds);

@@ -66,16 +66,16 @@ static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 	return err ? err : put_stat(ubuf, &k);
 }
 
-SYSCALL(stat) { return do_fstatat(AT_FDCWD, a0, a1, 0); }
-SYSCALL(lstat) { return do_fstatat(AT_FDCWD, a0, a1, AT_SYMLINK_NOFOLLOW); }
-SYSCALL(newfstatat) { return do_fstatat((int)a0, a1, a2, (int)a3); }
+SYSCALL_DEFINE2(stat, uaddr_t, upath, uaddr_t, ustat) { return do_fstatat(AT_FDCWD, upath, ustat, 0); }
+SYSCALL_DEFINE2(lstat, uaddr_t, upath, uaddr_t, ustat) { return do_fstatat(AT_FDCWD, upath, ustat, AT_SYMLINK_NOFOLLOW); }
+SYSCALL_DEFINE4(newfstatat, int, dirfd, uaddr_t, upath, uaddr_t, ustat, int, flags) { return do_fstatat(dirfd, upath, ustat, flags); }
 
-SYSCALL(fstat)
+SYSCALL_DEFINE2(fstat, int, fd, uaddr_t, ustat)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
-	long r = stat_file(f, a1);
+	long r = stat_file(f, ustat);
 	file_put(f);
 	return r;
 }
@@ -99,6 +99,6 @@ static long do_faccessat(int dirfd, u64 upath, int mode)
 	return err;
 }
 
-SYSCALL(access) { return do_faccessat(AT_FDCWD, a0, (int)a1); }
-SYSCALL(faccessat) { return do_faccessat((int)a0, a1, (int)a2); }
-SYSCALL(faccessat2) { return do_faccessat((int)a0, a1, (int)a2); }
+SYSCALL_DEFINE2(access, uaddr_t, upath, int, mode) { return do_faccessat(AT_FDCWD, upath, mode); }
+SYSCALL_DEFINE3(faccessat, int, dirfd, uaddr_t, upath, int, mode) { return do_faccessat(dirfd, upath, mode); }
+SYSCALL_DEFINE4(faccessat2, int, dirfd, uaddr_t, upath, int, mode, u64, flags) { return do_faccessat(dirfd, upath, mode); }

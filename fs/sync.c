@@ -10,9 +10,9 @@
 #include "kernel/string.h"
 #include "mm/slab.h"
 
-SYSCALL(fsync)
+SYSCALL_DEFINE1(fsync, int, fd)
 {
-	struct file *f = fd_get(current_files(), (int)a0);
+	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
 	long r = vfs_fsync(f);
@@ -20,7 +20,7 @@ SYSCALL(fsync)
 	return r;
 }
 
-SYSCALL(sync)
+SYSCALL_DEFINE0(sync)
 {
 	vfs_sync_all();
 	return 0;

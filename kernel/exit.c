@@ -339,17 +339,17 @@ int proc_getppid(void)
 
 /* ------------------------------------------------------------ the system calls */
 
-SYSCALL(exit) { do_exit_thread((int)a0); }
-SYSCALL(exit_group) { do_exit_group(((int)a0 & 0xff) << 8); }
+SYSCALL_DEFINE1(exit, int, code) { do_exit_thread(code); }
+SYSCALL_DEFINE1(exit_group, int, code) { do_exit_group((code & 0xff) << 8); }
 
-SYSCALL(wait4)
+SYSCALL_DEFINE4(wait4, int, pid, uaddr_t, ustatus, u64, options, uaddr_t, urusage)
 {
-	if (a2 & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
+	if (options & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
 		return -EINVAL;
-	long r = do_wait4((int)a0, a1, (int)a2);
+	long r = do_wait4(pid, ustatus, (int)options);
 	/* struct rusage (all zero) only for a child reaped: like Linux, a bad
 	 * pointer fails the call after the child is gone, never before */
-	if (r > 0 && a3 && clear_user((void *)a3, 144))
+	if (r > 0 && urusage && clear_user((void *)urusage, 144))
 		return -EFAULT;
 	return r;
 }

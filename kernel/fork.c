@@ -386,7 +386,7 @@ int spawn_init(void)
 
 #define SIGCHLD_FLAG 17
 
-SYSCALL(fork) { return do_clone(SIGCHLD_FLAG, 0, 0, 0, 0); }
-SYSCALL(clone) { return do_clone(a0, a1, a2, a3, a4); }
-SYSCALL(execve) { return do_execve((const char *)a0, (const char *const *)a1, (const char *const *)a2); }
+SYSCALL_DEFINE0(fork) { return do_clone(SIGCHLD_FLAG, 0, 0, 0, 0); }
+SYSCALL_DEFINE5(clone, u64, flags, u64, stack, uaddr_t, uparent_tid, uaddr_t, uchild_tid, u64, tls) { return do_clone(flags, stack, uparent_tid, uchild_tid, tls); }
+SYSCALL_DEFINE3(execve, uaddr_t, upath, uaddr_t, uargv, uaddr_t, uenvp) { return do_execve((const char *)upath, (const char *const *)uargv, (const char *const *)uenvp); }
 

@@ -139,20 +139,20 @@ static long futex_wait(u64 uaddr, u32 val, u64 utimeout)
 	return 0;
 }
 
-SYSCALL(futex)
+SYSCALL_DEFINE6(futex, uaddr_t, uaddr, int, futex_op, u64, val, uaddr_t, utimeout, uaddr_t, uaddr2, u64, val3)
 {
-	int op = (int)a1 & 127;		/* FUTEX_PRIVATE_FLAG (128) changes nothing here */
+	int op = futex_op & 127;		/* FUTEX_PRIVATE_FLAG (128) changes nothing here */
 	switch (op) {
 	case 0:		/* FUTEX_WAIT */
 	case 9:		/* FUTEX_WAIT_BITSET */
-		return futex_wait(a0, (u32)a2, a3);
+		return futex_wait(uaddr, (u32)val, utimeout);
 	case 1:		/* FUTEX_WAKE */
 	case 10:	/* FUTEX_WAKE_BITSET */
-		if (!access_ok((void *)a0, 4))
+		if (!access_ok((void *)uaddr, 4))
 			return -EFAULT;		/* futex_wake is silent: exit uses it too */
-		if (a0 & 3)
+		if (uaddr & 3)
 			return -EINVAL;
-		return futex_wake(a0, (int)a2);
+		return futex_wake(uaddr, (int)val);
 	}
 	return -ENOSYS;
 }

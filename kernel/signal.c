@@ -428,55 +428,54 @@ long do_kill(int pid, int sig)
 
 /* ------------------------------------------------------------ the system calls */
 
-SYSCALL(kill) { return do_kill((int)a0, (int)a1); }
+SYSCALL_DEFINE2(kill, int, pid, int, sig) { return do_kill(pid, sig); }
 
-SYSCALL(tkill)
+SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
-	return (int)a0 == current_task()->tid || (int)a0 == current_proc()->pid
-		       ? send_signal(current_proc(), (int)a1) : do_kill((int)a0, (int)a1);
+	return tid == current_task()->tid || tid == current_proc()->pid
+		       ? send_signal(current_proc(), sig) : do_kill(tid, sig);
 }
 
-SYSCALL(tgkill) { return do_kill((int)a0, (int)a2); }
+SYSCALL_DEFINE3(tgkill, int, tgid, u64, tid, int, sig) { return do_kill(tgid, sig); }
 
-SYSCALL(rt_sigaction)
+SYSCALL_DEFINE4(rt_sigaction, int, sig, uaddr_t, uact, uaddr_t, uoldact, u64, sigsetsize)
 {
-	int sig = (int)a0;
-	if (sig < 1 || sig >= NSIG || a3 != 8)
+	if (sig < 1 || sig >= NSIG || sigsetsize != 8)
 		return -EINVAL;
 	struct process *p = current_proc();
 	struct k_sigaction act, old = p->sigaction[sig];
-	if (a1) {
+	if (uact) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			return -EINVAL;
-		if (copy_from_user(&act, (void *)a1, sizeof(act)))
+		if (copy_from_user(&act, (void *)uact, sizeof(act)))
 			return -EFAULT;
 	}
-	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
+	if (uoldact && copy_to_user((void *)uoldact, &old, sizeof(old)))
 		return -EFAULT;
-	if (a1)
+	if (uact)
 		p->sigaction[sig] = act;
 	return 0;
 }
 
-SYSCALL(rt_sigreturn) { return do_rt_sigreturn(); }
+SYSCALL_DEFINE0(rt_sigreturn) { return do_rt_sigreturn(); }
 
-SYSCALL(rt_sigprocmask)
+SYSCALL_DEFINE4(rt_sigprocmask, u64, how, uaddr_t, uset, uaddr_t, uoldset, u64, sigsetsize)
 {
-	if (a3 != 8 || a0 > 2)
+	if (sigsetsize != 8 || how > 2)
 		return -EINVAL;
-	if (a2 && clear_user((void *)a2, 8))	/* nothing is ever blocked */
+	if (uoldset && clear_user((void *)uoldset, 8))	/* nothing is ever blocked */
 		return -EFAULT;
-	if (a1) {
+	if (uset) {
 		u64 set;
-		if (copy_from_user(&set, (void *)a1, 8))
+		if (copy_from_user(&set, (void *)uset, 8))
 			return -EFAULT;
 	}
 	return 0;
 }
 
-SYSCALL(alarm)
+SYSCALL_DEFINE1(alarm, unsigned int, seconds)
 {
-	u64 left = alarm_set((u64)(unsigned)a0 * 1000000000ULL);
+	u64 left = alarm_set((u64)seconds * 1000000000ULL);
 	/* As Linux: rounded to the nearest second, and never 0 while armed. */
 	return left ? MAX((long)((left + 500000000ULL) / 1000000000ULL), 1L) : 0;
 }
@@ -490,12 +489,12 @@ static void itimer_of_ns(u64 ns, struct itimerval *v)
 	*v = (struct itimerval){ 0, 0, (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL + 999) / 1000 };
 }
 
-SYSCALL(setitimer)
+SYSCALL_DEFINE3(setitimer, u64, which, uaddr_t, unew, uaddr_t, uold)
 {
 	struct itimerval v, old;
-	if (a0 != 0)
+	if (which != 0)
 		return -EINVAL;		/* ITIMER_VIRTUAL, ITIMER_PROF: not supported */
-	if (copy_from_user(&v, (void *)a1, sizeof(v)))
+	if (copy_from_user(&v, (void *)unew, sizeof(v)))
 		return -EFAULT;
 	if (v.usec < 0 || v.usec >= 1000000 || v.sec < 0 || v.iusec < 0 || v.iusec >= 1000000 ||
 	    v.isec < 0)
@@ -504,23 +503,23 @@ SYSCALL(setitimer)
 		return -EINVAL;		/* repeating timers: not supported */
 	u64 ns = (u64)v.sec * 1000000000ULL + (u64)v.usec * 1000ULL;
 	itimer_of_ns(alarm_set(ns), &old);
-	return a2 ? copy_to_user((void *)a2, &old, sizeof(old)) : 0;
+	return uold ? copy_to_user((void *)uold, &old, sizeof(old)) : 0;
 }
 
-SYSCALL(getitimer)
+SYSCALL_DEFINE2(getitimer, u64, which, uaddr_t, ucurr)
 {
 	struct itimerval v;
-	if (a0 != 0)
+	if (which != 0)
 		return -EINVAL;
 	u64 left = alarm_set(0);	/* read it by taking it ... */
 	if (left)
 		alarm_set(left);	/* ... and putting it back */
 	itimer_of_ns(left, &v);
-	return copy_to_user((void *)a1, &v, sizeof(v));
+	return copy_to_user((void *)ucurr, &v, sizeof(v));
 }
 
 /* pause: sleep until a signal comes (wait.h: interruptible). */
-SYSCALL(pause)
+SYSCALL_DEFINE0(pause)
 {
 	struct wait_queue_head nobody;
 	init_waitqueue_head(&nobody);
@@ -528,12 +527,12 @@ SYSCALL(pause)
 	return -ERESTARTNOHAND;
 }
 
-SYSCALL(sigaltstack)
+SYSCALL_DEFINE2(sigaltstack, uaddr_t, uss, uaddr_t, uold)
 {
 	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
-	if (a0 && copy_from_user(ss, (void *)a0, sizeof(ss)))
+	if (uss && copy_from_user(ss, (void *)uss, sizeof(ss)))
 		return -EFAULT;
-	if (a1 && clear_user((void *)a1, 24))
+	if (uold && clear_user((void *)uold, 24))
 		return -EFAULT;
 	return 0;
 }

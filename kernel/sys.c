@@ -26,37 +26,37 @@
 
 /* ------------------------------------------------------------ ids and the rest of a thread */
 
-SYSCALL(getpid) { return current_proc()->pid; }
-SYSCALL(gettid) { return current_task()->tid; }
-SYSCALL(getppid) { return proc_getppid(); }
-SYSCALL(getuid) { return 0; }
-SYSCALL(setuid) { return a0 == 0 ? 0 : -EPERM; }
-SYSCALL(setpgid) { return 0; }
+SYSCALL_DEFINE0(getpid) { return current_proc()->pid; }
+SYSCALL_DEFINE0(gettid) { return current_task()->tid; }
+SYSCALL_DEFINE0(getppid) { return proc_getppid(); }
+SYSCALL_DEFINE0(getuid) { return 0; }
+SYSCALL_DEFINE1(setuid, u64, uid) { return uid == 0 ? 0 : -EPERM; }
+SYSCALL_DEFINE2(setpgid, u64, pid, u64, pgid) { return 0; }
 
-SYSCALL(set_tid_address)
+SYSCALL_DEFINE1(set_tid_address, uaddr_t, utidptr)
 {
-	current_task()->clear_child_tid = a0;
+	current_task()->clear_child_tid = utidptr;
 	return current_task()->tid;
 }
 
-SYSCALL(set_robust_list) { return a1 == 24 ? 0 : -EINVAL; }
+SYSCALL_DEFINE2(set_robust_list, uaddr_t, uhead, u64, len) { return len == 24 ? 0 : -EINVAL; }
 
-SYSCALL(arch_prctl)
+SYSCALL_DEFINE2(arch_prctl, u64, code, u64, addr)
 {
-	switch (a0) {
+	switch (code) {
 	case 0x1002:		/* ARCH_SET_FS */
-		if (a1 >= USER_TOP)
+		if (addr >= USER_TOP)
 			return -EPERM;
-		current_task()->fs_base = a1;
-		wrmsr(0xc0000100, a1);
+		current_task()->fs_base = addr;
+		wrmsr(0xc0000100, addr);
 		return 0;
 	case 0x1003:		/* ARCH_GET_FS */
-		return put_user_u64((void *)a1, rdmsr(0xc0000100));
+		return put_user_u64((void *)addr, rdmsr(0xc0000100));
 	}
 	return -EINVAL;
 }
 
-SYSCALL(sched_yield)
+SYSCALL_DEFINE0(sched_yield)
 {
 	yield();
 	return 0;
@@ -77,39 +77,39 @@ static void now(int clock, struct timespec *ts)
 	}
 }
 
-SYSCALL(clock_gettime)
+SYSCALL_DEFINE2(clock_gettime, u64, clock, uaddr_t, uts)
 {
-	if (a0 > 11)
+	if (clock > 11)
 		return -EINVAL;
 	struct timespec ts;
-	now((int)a0, &ts);
-	return copy_to_user((void *)a1, &ts, sizeof(ts));
+	now((int)clock, &ts);
+	return copy_to_user((void *)uts, &ts, sizeof(ts));
 }
 
-SYSCALL(clock_getres)
+SYSCALL_DEFINE2(clock_getres, u64, clock, uaddr_t, uts)
 {
-	if (a0 > 11)
+	if (clock > 11)
 		return -EINVAL;
 	struct timespec ts = { 0, 1 };
-	return a1 ? copy_to_user((void *)a1, &ts, sizeof(ts)) : 0;
+	return uts ? copy_to_user((void *)uts, &ts, sizeof(ts)) : 0;
 }
 
-SYSCALL(gettimeofday)
+SYSCALL_DEFINE2(gettimeofday, uaddr_t, utv, uaddr_t, utz)
 {
-	if (a0) {
+	if (utv) {
 		struct timespec ts;
 		now(0, &ts);
 		s64 tv[2] = { ts.sec, ts.nsec / 1000 };
-		if (copy_to_user((void *)a0, tv, sizeof(tv)))
+		if (copy_to_user((void *)utv, tv, sizeof(tv)))
 			return -EFAULT;
 	}
-	return a1 ? clear_user((void *)a1, 8) : 0;
+	return utz ? clear_user((void *)utz, 8) : 0;
 }
 
-SYSCALL(time)
+SYSCALL_DEFINE1(time, uaddr_t, utloc)
 {
 	s64 t = (s64)wall_seconds();
-	if (a0 && copy_to_user((void *)a0, &t, 8))
+	if (utloc && copy_to_user((void *)utloc, &t, 8))
 		return -EFAULT;
 	return t;
 }
@@ -138,43 +138,43 @@ static long sleep_ns(u64 ns, u64 urem)
 	return -ERESTARTNOHAND;
 }
 
-SYSCALL(nanosleep)
+SYSCALL_DEFINE2(nanosleep, uaddr_t, ureq, uaddr_t, urem)
 {
 	struct timespec ts;
-	if (copy_from_user(&ts, (void *)a0, sizeof(ts)))
+	if (copy_from_user(&ts, (void *)ureq, sizeof(ts)))
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 		return -EINVAL;
-	/* The remainder (a1) is written only when a signal interrupts the sleep. */
-	return sleep_ns((u64)ts.sec * 1000000000ULL + (u64)ts.nsec, a1);
+	/* The remainder (urem) is written only when a signal interrupts the sleep. */
+	return sleep_ns((u64)ts.sec * 1000000000ULL + (u64)ts.nsec, urem);
 }
 
-SYSCALL(clock_nanosleep)
+SYSCALL_DEFINE4(clock_nanosleep, int, clock, u64, flags, uaddr_t, ureq, uaddr_t, urem)
 {
 	struct timespec ts, cur;
-	if (copy_from_user(&ts, (void *)a2, sizeof(ts)))
+	if (copy_from_user(&ts, (void *)ureq, sizeof(ts)))
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 		return -EINVAL;
 	u64 ns = (u64)ts.sec * 1000000000ULL + (u64)ts.nsec;
-	if (a1 & 1) {		/* TIMER_ABSTIME */
-		now((int)a0, &cur);
+	if (flags & 1) {		/* TIMER_ABSTIME */
+		now(clock, &cur);
 		u64 c = (u64)cur.sec * 1000000000ULL + (u64)cur.nsec;
 		ns = ns > c ? ns - c : 0;
 	}
-	return sleep_ns(ns, (a1 & 1) ? 0 : a3);	/* TIMER_ABSTIME: no remainder */
+	return sleep_ns(ns, (flags & 1) ? 0 : urem);	/* TIMER_ABSTIME: no remainder */
 }
 
 /* ------------------------------------------------------------ the rest */
 
-SYSCALL(uname)
+SYSCALL_DEFINE1(uname, uaddr_t, ubuf)
 {
 	char u[6][65];
 	memset(u, 0, sizeof(u));
 	static const char *const field[5] = { "Roundabout", "roundabout", "0.1", "#1 SMP", "x86_64" };
 	for (int i = 0; i < 5; i++)
 		memcpy(u[i], field[i], strlen(field[i]));
-	return copy_to_user((void *)a0, u, sizeof(u));
+	return copy_to_user((void *)ubuf, u, sizeof(u));
 }
 
 struct rlimit { u64 cur, max; };
@@ -192,31 +192,31 @@ static long get_limit(int resource, u64 uptr)
 	return uptr ? copy_to_user((void *)uptr, &r, sizeof(r)) : 0;
 }
 
-SYSCALL(getrlimit)
+SYSCALL_DEFINE2(getrlimit, int, resource, uaddr_t, urlim)
 {
-	long r = get_limit((int)a0, 0);
-	return r ? r : a1 ? get_limit((int)a0, a1) : -EFAULT;
+	long r = get_limit(resource, 0);
+	return r ? r : urlim ? get_limit(resource, urlim) : -EFAULT;
 }
 
-SYSCALL(prlimit64)
+SYSCALL_DEFINE4(prlimit64, u64, pid, int, resource, uaddr_t, unew, uaddr_t, uold)
 {
 	struct rlimit new;	/* read as Linux does, then ignored: limits are fixed */
-	if (a0 && (int)a0 != current_proc()->pid)
+	if (pid && (int)pid != current_proc()->pid)
 		return -ESRCH;
-	if (a2 && copy_from_user(&new, (void *)a2, sizeof(new)))
+	if (unew && copy_from_user(&new, (void *)unew, sizeof(new)))
 		return -EFAULT;
-	return get_limit((int)a1, a3);
+	return get_limit(resource, uold);
 }
 
-SYSCALL(getrandom)
+SYSCALL_DEFINE3(getrandom, uaddr_t, ubuf, u64, count, u64, flags)
 {
 	static u64 state;	/* xorshift, seeded from the TSC: not for cryptography */
-	if (a2 & ~7UL)
+	if (flags & ~7UL)
 		return -EINVAL;
 	u8 buf[256];
 	size_t done = 0;
-	while (done < a1) {
-		size_t n = MIN((size_t)a1 - done, sizeof(buf));
+	while (done < count) {
+		size_t n = MIN((size_t)count - done, sizeof(buf));
 		for (size_t i = 0; i < n; i++) {
 			u64 x = __atomic_add_fetch(&state, rdtsc() | 1, __ATOMIC_RELAXED);
 			x ^= x >> 33;
@@ -224,7 +224,7 @@ SYSCALL(getrandom)
 			x ^= x >> 29;
 			buf[i] = (u8)x;
 		}
-		size_t left = copy_to_user_partial((void *)(a0 + done), buf, n);
+		size_t left = copy_to_user_partial((void *)(ubuf + done), buf, n);
 		done += n - left;
 		if (left)
 			return done ? (long)done : -EFAULT;

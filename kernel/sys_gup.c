@@ -25,10 +25,10 @@ struct rb_pin {
 	u64 pinned, fast, first_word, changed;
 };
 
-SYSCALL(rb_pin)
+SYSCALL_DEFINE1(rb_pin, uaddr_t, uargs)
 {
 	struct rb_pin a;
-	if (copy_from_user(&a, (void *)a0, sizeof(a)))
+	if (copy_from_user(&a, (void *)uargs, sizeof(a)))
 		return -EFAULT;
 	if (!a.len || (a.flags & ~7U) ||
 	    (a.flags & (RB_PIN_FAST | RB_PIN_SLOW)) == (RB_PIN_FAST | RB_PIN_SLOW))
@@ -82,7 +82,7 @@ SYSCALL(rb_pin)
 	unpin_user_pages(pages, nr, a.flags & RB_PIN_WRITE);
 	kfree(pages);
 	kfree(words);
-	if (copy_to_user((void *)a0, &a, sizeof(a)))
+	if (copy_to_user((void *)uargs, &a, sizeof(a)))
 		return -EFAULT;
 	return (long)nr;
 }

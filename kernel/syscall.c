@@ -19,42 +19,123 @@
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 
-typedef long (*syscall_fn)(u64, u64, u64, u64, u64, u64);
-
-#define SYS(nr, fn) [nr] = (syscall_fn)(fn)
-
 static const syscall_fn table[NR_SYSCALLS] = {
-	SYS(0, sys_read), SYS(1, sys_write), SYS(2, sys_open), SYS(3, sys_close),
-	SYS(4, sys_stat), SYS(5, sys_fstat), SYS(6, sys_lstat), SYS(7, sys_poll), SYS(8, sys_lseek),
-	SYS(9, sys_mmap), SYS(10, sys_mprotect), SYS(11, sys_munmap), SYS(12, sys_brk),
-	SYS(13, sys_rt_sigaction), SYS(14, sys_rt_sigprocmask), SYS(15, sys_rt_sigreturn), SYS(16, sys_ioctl),
-	SYS(17, sys_pread64), SYS(18, sys_pwrite64), SYS(19, sys_readv), SYS(20, sys_writev),
-	SYS(21, sys_access), SYS(22, sys_pipe), SYS(24, sys_sched_yield), SYS(25, sys_mremap),
-	SYS(26, sys_msync),
-	SYS(28, sys_madvise), SYS(32, sys_dup), SYS(33, sys_dup2), SYS(35, sys_nanosleep),
-	SYS(34, sys_pause), SYS(36, sys_getitimer), SYS(37, sys_alarm), SYS(38, sys_setitimer), SYS(39, sys_getpid), SYS(56, sys_clone), SYS(57, sys_fork), SYS(58, sys_fork),
-	SYS(59, sys_execve), SYS(60, sys_exit), SYS(61, sys_wait4), SYS(62, sys_kill),
-	SYS(63, sys_uname), SYS(72, sys_fcntl), SYS(74, sys_fsync), SYS(75, sys_fsync),
-	SYS(76, sys_truncate), SYS(77, sys_ftruncate), SYS(79, sys_getcwd), SYS(80, sys_chdir),
-	SYS(81, sys_fchdir), SYS(82, sys_rename), SYS(83, sys_mkdir), SYS(84, sys_rmdir),
-	SYS(85, sys_creat), SYS(86, sys_link), SYS(87, sys_unlink), SYS(89, sys_readlink),
-	SYS(90, sys_chmod), SYS(91, sys_fchmod), SYS(92, sys_chown), SYS(93, sys_fchmod),
-	SYS(94, sys_chown), SYS(95, sys_umask), SYS(96, sys_gettimeofday),
-	SYS(97, sys_getrlimit), SYS(102, sys_getuid), SYS(104, sys_getuid),
-	SYS(105, sys_setuid), SYS(106, sys_setuid), SYS(107, sys_getuid), SYS(108, sys_getuid),
-	SYS(109, sys_setpgid), SYS(110, sys_getppid), SYS(111, sys_getpid), SYS(112, sys_getpid),
-	SYS(121, sys_getpid), SYS(124, sys_getpid),
-	SYS(131, sys_sigaltstack), SYS(158, sys_arch_prctl), SYS(162, sys_sync),
-	SYS(186, sys_gettid), SYS(200, sys_tkill), SYS(201, sys_time), SYS(202, sys_futex),
-	SYS(217, sys_getdents64), SYS(218, sys_set_tid_address), SYS(228, sys_clock_gettime),
-	SYS(229, sys_clock_getres), SYS(230, sys_clock_nanosleep), SYS(231, sys_exit_group),
-	SYS(234, sys_tgkill), SYS(257, sys_openat), SYS(258, sys_mkdirat),
-	SYS(260, sys_fchownat), SYS(262, sys_newfstatat), SYS(263, sys_unlinkat),
-	SYS(264, sys_renameat), SYS(265, sys_linkat), SYS(267, sys_readlinkat),
-	SYS(268, sys_fchmodat), SYS(269, sys_faccessat), SYS(273, sys_set_robust_list),
-	SYS(292, sys_dup3), SYS(293, sys_pipe2), SYS(295, sys_preadv), SYS(296, sys_pwritev), SYS(302, sys_prlimit64),
-	SYS(316, sys_renameat2), SYS(318, sys_getrandom), SYS(439, sys_faccessat2),
-	SYS(1000, sys_rb_pin),	/* Roundabout's own: user/include/roundabout.h */
+	[__NR_read]             = sys_read,
+	[__NR_write]            = sys_write,
+	[__NR_open]             = sys_open,
+	[__NR_close]            = sys_close,
+	[__NR_stat]             = sys_stat,
+	[__NR_fstat]            = sys_fstat,
+	[__NR_lstat]            = sys_lstat,
+	[__NR_poll]             = sys_poll,
+	[__NR_lseek]            = sys_lseek,
+	[__NR_mmap]             = sys_mmap,
+	[__NR_mprotect]         = sys_mprotect,
+	[__NR_munmap]           = sys_munmap,
+	[__NR_brk]              = sys_brk,
+	[__NR_rt_sigaction]     = sys_rt_sigaction,
+	[__NR_rt_sigprocmask]   = sys_rt_sigprocmask,
+	[__NR_rt_sigreturn]     = sys_rt_sigreturn,
+	[__NR_ioctl]            = sys_ioctl,
+	[__NR_pread64]          = sys_pread64,
+	[__NR_pwrite64]         = sys_pwrite64,
+	[__NR_readv]            = sys_readv,
+	[__NR_writev]           = sys_writev,
+	[__NR_access]           = sys_access,
+	[__NR_pipe]             = sys_pipe,
+	[__NR_sched_yield]      = sys_sched_yield,
+	[__NR_mremap]           = sys_mremap,
+	[__NR_msync]            = sys_msync,
+	[__NR_madvise]          = sys_madvise,
+	[__NR_dup]              = sys_dup,
+	[__NR_dup2]             = sys_dup2,
+	[__NR_nanosleep]        = sys_nanosleep,
+	[__NR_pause]            = sys_pause,
+	[__NR_getitimer]        = sys_getitimer,
+	[__NR_alarm]            = sys_alarm,
+	[__NR_setitimer]        = sys_setitimer,
+	[__NR_getpid]           = sys_getpid,
+	[__NR_clone]            = sys_clone,
+	[__NR_fork]             = sys_fork,
+	[__NR_execve]           = sys_execve,
+	[__NR_exit]             = sys_exit,
+	[__NR_wait4]            = sys_wait4,
+	[__NR_kill]             = sys_kill,
+	[__NR_uname]            = sys_uname,
+	[__NR_fcntl]            = sys_fcntl,
+	[__NR_fsync]            = sys_fsync,
+	[__NR_truncate]         = sys_truncate,
+	[__NR_ftruncate]        = sys_ftruncate,
+	[__NR_getcwd]           = sys_getcwd,
+	[__NR_chdir]            = sys_chdir,
+	[__NR_fchdir]           = sys_fchdir,
+	[__NR_rename]           = sys_rename,
+	[__NR_mkdir]            = sys_mkdir,
+	[__NR_rmdir]            = sys_rmdir,
+	[__NR_creat]            = sys_creat,
+	[__NR_link]             = sys_link,
+	[__NR_unlink]           = sys_unlink,
+	[__NR_readlink]         = sys_readlink,
+	[__NR_chmod]            = sys_chmod,
+	[__NR_fchmod]           = sys_fchmod,
+	[__NR_chown]            = sys_chown,
+	[__NR_umask]            = sys_umask,
+	[__NR_gettimeofday]     = sys_gettimeofday,
+	[__NR_getrlimit]        = sys_getrlimit,
+	[__NR_getuid]           = sys_getuid,
+	[__NR_setuid]           = sys_setuid,
+	[__NR_setpgid]          = sys_setpgid,
+	[__NR_getppid]          = sys_getppid,
+	[__NR_sigaltstack]      = sys_sigaltstack,
+	[__NR_arch_prctl]       = sys_arch_prctl,
+	[__NR_sync]             = sys_sync,
+	[__NR_gettid]           = sys_gettid,
+	[__NR_tkill]            = sys_tkill,
+	[__NR_time]             = sys_time,
+	[__NR_futex]            = sys_futex,
+	[__NR_getdents64]       = sys_getdents64,
+	[__NR_set_tid_address]  = sys_set_tid_address,
+	[__NR_clock_gettime]    = sys_clock_gettime,
+	[__NR_clock_getres]     = sys_clock_getres,
+	[__NR_clock_nanosleep]  = sys_clock_nanosleep,
+	[__NR_exit_group]       = sys_exit_group,
+	[__NR_tgkill]           = sys_tgkill,
+	[__NR_openat]           = sys_openat,
+	[__NR_mkdirat]          = sys_mkdirat,
+	[__NR_fchownat]         = sys_fchownat,
+	[__NR_newfstatat]       = sys_newfstatat,
+	[__NR_unlinkat]         = sys_unlinkat,
+	[__NR_renameat]         = sys_renameat,
+	[__NR_linkat]           = sys_linkat,
+	[__NR_readlinkat]       = sys_readlinkat,
+	[__NR_fchmodat]         = sys_fchmodat,
+	[__NR_faccessat]        = sys_faccessat,
+	[__NR_set_robust_list]  = sys_set_robust_list,
+	[__NR_dup3]             = sys_dup3,
+	[__NR_pipe2]            = sys_pipe2,
+	[__NR_preadv]           = sys_preadv,
+	[__NR_pwritev]          = sys_pwritev,
+	[__NR_prlimit64]        = sys_prlimit64,
+	[__NR_renameat2]        = sys_renameat2,
+	[__NR_getrandom]        = sys_getrandom,
+	[__NR_faccessat2]       = sys_faccessat2,
+
+	/* Aliases: calls that share another's handler, and why that is enough. */
+	[__NR_vfork]            = sys_fork,    	/* the parent does not wait for the child to exec or exit */
+	[__NR_fdatasync]        = sys_fsync,   	/* the inode is written too, which fdatasync may skip */
+	[__NR_fchown]           = sys_fchmod,  	/* owners are not stored: both check the descriptor and succeed */
+	[__NR_lchown]           = sys_chown,   	/* owners are not stored; no symbolic links to tell apart */
+	[__NR_getgid]           = sys_getuid,  	/* every id is 0 (root) */
+	[__NR_setgid]           = sys_setuid,  	/* only 0 is accepted, as for setuid */
+	[__NR_geteuid]          = sys_getuid,  	/* every id is 0 */
+	[__NR_getegid]          = sys_getuid,  	/* every id is 0 */
+	[__NR_getpgrp]          = sys_getpid,  	/* no job control yet: each process is its own group and session */
+	[__NR_setsid]           = sys_getpid,  	/* no job control yet: answers the caller's pid, as a new session would */
+	[__NR_getpgid]          = sys_getpid,  	/* no job control yet: the caller's pid, whatever pid is asked about */
+	[__NR_getsid]           = sys_getpid,  	/* no job control yet: the caller's pid, whatever pid is asked about */
+
+	/* Roundabout's own (kernel/syscall.h, user/include/roundabout.h). */
+	[__NR_rb_pin] = sys_rb_pin,
 };
 
 size_t syscall_table_range(const void **start)
@@ -71,7 +152,8 @@ void syscall_dispatch(struct trap_frame *tf)
 	long ret;
 	syscall_fn fn = nr < NR_SYSCALLS ? table[nr] : NULL;
 	if (fn) {
-		ret = fn(tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9);
+		const struct syscall_args args = { { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 } };
+		ret = fn(&args);
 	} else {
 		ret = -ENOSYS;
 		bool first = nr >= NR_SYSCALLS ||
@@ -85,5 +167,5 @@ void syscall_dispatch(struct trap_frame *tf)
 	if (READ_ONCE(this_cpu()->need_resched))
 		schedule();
 	/* rt_sigreturn's rax is the interrupted program's: never a restart. */
-	handle_signals_syscall(tf, nr == 15 ? (u64)-1 : nr);
+	handle_signals_syscall(tf, nr == __NR_rt_sigreturn ? (u64)-1 : nr);
 }

@@ -19,10 +19,8 @@ static unsigned long vmflags_of_prot(u64 prot)
 	       (prot & PROT_EXEC ? VM_EXEC : 0);
 }
 
-SYSCALL(mmap)
+SYSCALL_DEFINE6(mmap, u64, addr, u64, len, u64, prot, u64, flags, int, fd, u64, off)
 {
-	u64 addr = a0, len = a1, prot = a2, flags = a3, off = a5;
-	int fd = (int)a4;
 	struct mm_struct *mm = current_task()->mm;
 	if (!len || (off & (PAGE_SIZE - 1)) || (prot & ~7UL))
 		return -EINVAL;
@@ -75,51 +73,51 @@ SYSCALL(mmap)
 	return r;
 }
 
-SYSCALL(munmap)
+SYSCALL_DEFINE2(munmap, u64, addr, u64, len)
 {
 	struct mm_struct *mm = current_task()->mm;
 	down_write(&mm->mmap_lock);
-	long r = do_munmap(mm, a0, a1);
+	long r = do_munmap(mm, addr, len);
 	up_write(&mm->mmap_lock);
 	return r;
 }
 
-SYSCALL(mprotect)
+SYSCALL_DEFINE3(mprotect, u64, start, u64, len, u64, prot)
 {
 	struct mm_struct *mm = current_task()->mm;
-	if (a2 & ~7UL)
+	if (prot & ~7UL)
 		return -EINVAL;
-	if (!a1)
-		return (a0 & (PAGE_SIZE - 1)) ? -EINVAL : 0;
+	if (!len)
+		return (start & (PAGE_SIZE - 1)) ? -EINVAL : 0;
 	down_write(&mm->mmap_lock);
-	long r = do_mprotect(mm, a0, a1, vmflags_of_prot(a2));
+	long r = do_mprotect(mm, start, len, vmflags_of_prot(prot));
 	up_write(&mm->mmap_lock);
 	return r;
 }
 
-SYSCALL(madvise)
+SYSCALL_DEFINE3(madvise, u64, start, u64, len, u64, advice)
 {
 	struct mm_struct *mm = current_task()->mm;
-	if (a0 & (PAGE_SIZE - 1))
+	if (start & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!a1)
+	if (!len)
 		return 0;
 	down_read(&mm->mmap_lock);
-	long r = a2 == 4 || a2 == 8	/* MADV_DONTNEED, MADV_FREE; others are hints */
-			 ? do_zap(mm, a0, a1) : vma_check_range(mm, a0, a1);
+	long r = advice == 4 || advice == 8	/* MADV_DONTNEED, MADV_FREE; others are hints */
+			 ? do_zap(mm, start, len) : vma_check_range(mm, start, len);
 	up_read(&mm->mmap_lock);
 	return r;
 }
 
-SYSCALL(mremap)
+SYSCALL_DEFINE5(mremap, u64, old_addr, u64, old_len, u64, new_len, u64, flags, u64, new_addr)
 {
 	struct mm_struct *mm = current_task()->mm;
-	u64 old = a0, oldlen = (a1 + PAGE_SIZE - 1) & PAGE_MASK, newlen = (a2 + PAGE_SIZE - 1) & PAGE_MASK;
+	u64 old = old_addr, oldlen = (old_len + PAGE_SIZE - 1) & PAGE_MASK, newlen = (new_len + PAGE_SIZE - 1) & PAGE_MASK;
 	if ((old & (PAGE_SIZE - 1)) || !newlen)
 		return -EINVAL;
-	if (a3 & ~3UL)
+	if (flags & ~3UL)
 		return -EINVAL;		/* MREMAP_FIXED and the rest: not supported */
-	if (!a1)
+	if (!old_len)
 		return -EINVAL;		/* Linux: old_len 0 duplicates a shared mapping; not here */
 	down_write(&mm->mmap_lock);
 	long r;
@@ -129,18 +127,18 @@ SYSCALL(mremap)
 	else if (newlen <= oldlen)	/* shrinking: unmap the tail */
 		r = newlen < oldlen ? do_munmap(mm, old + newlen, oldlen - newlen) : 0;
 	else
-		r = do_mremap_grow(mm, old, oldlen, newlen, a3 & 1 /* MREMAP_MAYMOVE */);
+		r = do_mremap_grow(mm, old, oldlen, newlen, flags & 1 /* MREMAP_MAYMOVE */);
 	up_write(&mm->mmap_lock);
 	return r < 0 ? r : (newlen <= oldlen ? (long)old : r);
 }
 
-SYSCALL(msync) { return do_msync(current_task()->mm, a0, a1, (int)a2); }
+SYSCALL_DEFINE3(msync, u64, start, u64, len, int, flags) { return do_msync(current_task()->mm, start, len, flags); }
 
-SYSCALL(brk)
+SYSCALL_DEFINE1(brk, u64, brk)
 {
 	struct mm_struct *mm = current_task()->mm;
 	down_write(&mm->mmap_lock);
-	unsigned long want = a0, cur = mm->brk;
+	unsigned long want = brk, cur = mm->brk;
 	if (want >= mm->brk_start && want < USER_MMAP_TOP) {
 		unsigned long old_end = (cur + PAGE_SIZE - 1) & PAGE_MASK;
 		unsigned long new_end = (want + PAGE_SIZE - 1) & PAGE_MASK;

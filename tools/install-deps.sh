@@ -21,6 +21,8 @@ done
 # The host tests run under ThreadSanitizer, whose runtime comes apart from clang.
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 ||
 	missing="$missing libclang-rt-14-dev"
+# tools/gen-unistd reads the system-call numbers from Linux's own header.
+[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || missing="$missing linux-libc-dev"
 [ -n "$missing" ] || exit 0
 
 echo "install-deps: installing:$missing"
