@@ -27,7 +27,8 @@ CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -nostdinc \
 	-mgeneral-regs-only -fno-pic -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -MMD -MP
+	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -I. -MMD -MP
 LDFLAGS := -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 ifeq ($(ACCEL),kvm)

@@ -51,6 +51,11 @@ struct elf64_phdr {
 	u64 offset, vaddr, paddr, filesz, memsz, align;
 };
 
+#define ELFCLASS64 2		/* e_ident[EI_CLASS]: 64-bit objects */
+#define ELFDATA2LSB 1		/* e_ident[EI_DATA]: little-endian */
+#define EM_X86_64 62		/* e_machine */
+#define ET_EXEC 2		/* e_type: fixed addresses */
+#define ET_DYN 3		/* e_type: position-independent (loaded at ELF_PIE_BASE) */
 #define PT_LOAD 1
 #define PT_INTERP 3
 #define PT_PHDR 6
@@ -229,14 +234,14 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	if ((err = read_exact(f, &eh, sizeof(eh), 0)))
 		goto out;
 	err = -ENOEXEC;
-	if (memcmp(eh.ident, "\177ELF", 4) || eh.ident[4] != 2 || eh.ident[5] != 1 ||
-	    eh.machine != 62 || (eh.type != 2 && eh.type != 3) ||
+	if (memcmp(eh.ident, "\177ELF", 4) || eh.ident[4] != ELFCLASS64 || eh.ident[5] != ELFDATA2LSB ||
+	    eh.machine != EM_X86_64 || (eh.type != ET_EXEC && eh.type != ET_DYN) ||
 	    eh.phentsize != sizeof(struct elf64_phdr) || !eh.phnum || eh.phnum > 64)
 		goto out;
 	ph = kmalloc(eh.phnum * sizeof(*ph));
 	if (!ph || read_exact(f, ph, eh.phnum * sizeof(*ph), eh.phoff))
 		goto out;
-	unsigned long base = eh.type == 3 ? ELF_PIE_BASE : 0;
+	unsigned long base = eh.type == ET_DYN ? ELF_PIE_BASE : 0;
 	unsigned long phdr_va = 0, brk = 0;
 	mm = mm_create();						/* 3 */
 	if (!mm) {
@@ -292,7 +297,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 			proc->sigaction[sig].handler = SIG_DFL;
 	me->fs_base = 0;
 	me->clear_child_tid = 0;	/* the word was in the old address space */
-	wrmsr(0xc0000100, 0);
+	wrmsr(MSR_FS_BASE, 0);
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");
 	snprintf(proc->comm, sizeof(proc->comm), "%s", me->name);

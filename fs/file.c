@@ -15,9 +15,6 @@
 #include "kernel/panic.h"
 #include "drivers/rtc.h"
 
-struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
-			     int *err);
-
 static bool writable(unsigned flags)
 {
 	return (flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR;

@@ -18,9 +18,6 @@
 CMDLINE_KEY(vfs_flush_ms, "vfs.flush_ms", "flusher: write dirty pages back every N ms (default 5000; 0: never)");
 CMDLINE_KEY(vfs_noroot, "vfs.noroot", "do not mount the root ramdisk at boot");
 
-void vfs_icache_init(void);
-struct inode **icache_grab_all(struct super_block *sb, unsigned long *n);
-unsigned long icache_prune_sb(struct super_block *sb);
 
 static struct super_block *root_sb;	/* [A] NULL when nothing is mounted */
 static DEFINE_MUTEX(mount_lock);	/* mount, unmount and sync are serial */

@@ -335,6 +335,19 @@ int fd_close(struct files_struct *files, int fd);
 int fd_dup2(struct files_struct *files, int oldfd, int newfd, bool cloexec);
 void files_close_on_exec(struct files_struct *files);
 
+/* The inode cache (fs/inode.c), for mounting and unmounting (fs/super.c):
+ * set it up at boot; hold every cached inode of sb (an array, *n long);
+ * drop sb's unused inodes, returning how many. */
+void vfs_icache_init(void);
+struct inode **icache_grab_all(struct super_block *sb, unsigned long *n);
+unsigned long icache_prune_sb(struct super_block *sb);
+/* vfs_open_inode (fs/namei.c): the inode open(2) of path gives, created
+ * if flags say so (held), or NULL and *err. */
+struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
+			     int *err);
+/* console_open_stdio (drivers/tty.c): descriptors 0, 1, 2 on the console. */
+int console_open_stdio(struct files_struct *files);
+
 /* pipe_create (fs/pipe.c): a pipe's read end, and its write end in *write_end. */
 struct file *pipe_create(struct file **write_end, unsigned flags);
 /* file_is_tty (drivers/tty.c): whether f is the console. */

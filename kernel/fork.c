@@ -143,7 +143,7 @@ static struct task *new_user_thread(struct process *p, struct trap_frame *frame,
 	t->mm = p->mm;
 	t->fs_base = current_task()->fs_base;
 	if (current_task()->proc)
-		t->fs_base = rdmsr(0xc0000100);
+		t->fs_base = rdmsr(MSR_FS_BASE);
 	memcpy(user_regs(t), frame, sizeof(*frame));
 	user_regs(t)->rax = 0;		/* the child's return value */
 	return t;

@@ -7,6 +7,7 @@
  * onto a kernel stack with a guard page and run the tests or the monitor.
  */
 #include "kernel/types.h"
+#include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/trap.h"
@@ -40,12 +41,12 @@
 #include "mm/radix-tree.h"
 #include "mm/pagecache.h"
 #include "mm/vmscan.h"
+#include "mm/vm.h"
 
 #define IST_STACK_SIZE 8192
 static u8 boot_ist_stacks[3][IST_STACK_SIZE] __aligned(16);
 
 /* Defined in kernel/stack.asm: switch rsp to top and call fn (never returns). */
-void call_on_stack(void *top, void (*fn)(void)) __noreturn;
 
 static void print_banner(void)
 {
@@ -74,8 +75,6 @@ static void print_memory(void)
 	       paging_features.smep ? "on" : "absent", paging_features.smap ? "on" : "absent");
 }
 
-void uaccess_init(void);
-void mm_user_init(void);
 
 CMDLINE_KEY(monitor_key, "monitor", "boot to the kernel monitor instead of /sbin/init");
 

@@ -23,6 +23,7 @@
  * wake_up_process never holds two rq locks at once. Any sleeping lock a
  * task holds comes before 'rq' (schedule takes it to switch away).
  */
+#include "kernel/entry.h"
 #include "kernel/sched.h"
 #include "kernel/user.h"
 #include "kernel/rcu.h"
@@ -64,9 +65,7 @@ static const char *broken_what;		/* [I] value of debug.broken_sched */
 static bool broken_affinity, broken_preempt, broken_balance;	/* [I] decoded from it */
 
 /* Switch stacks (kernel/switch.asm); returns the task that ran before. */
-struct task *switch_to(struct task *prev, struct task *next);
 /* A new thread's first instruction (kernel/switch.asm). */
-void kthread_entry_stub(void);
 
 /* Interrupts (or preemption) must be off: the answer is this CPU's rq. */
 static struct rq *this_rq(void)

@@ -99,8 +99,6 @@ static bool deliver(struct trap_frame *tf, int sig, struct k_sigaction *act)
 	tf->rdx = frame + offsetof(struct rt_sigframe, uc_flags);
 	tf->rax = 0;
 	tf->rflags &= ~(0x100UL | 0x400UL);	/* TF and DF clear in the handler */
-	if (act->flags & SA_RESETHAND)
-		act->handler = SIG_DFL;
 	return true;
 }
 
@@ -120,7 +118,7 @@ long do_rt_sigreturn(void)
 	tf->rdi = c->rdi, tf->rsi = c->rsi, tf->rbp = c->rbp, tf->rbx = c->rbx;
 	tf->rdx = c->rdx, tf->rcx = c->rcx, tf->rsp = c->rsp, tf->rip = c->rip;
 	/* Only the flags a program may set: never IOPL or IF off. */
-	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | 0x200;
+	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | RFLAGS_IF;
 	if (c->fpstate && copy_from_user(me->fpu, (void *)c->fpstate, 512) == 0) {
 		((u32 *)me->fpu)[6] &= 0xffff;	/* MXCSR: no reserved bits, or fxrstor faults */
 		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(me->fpu) : "memory");
@@ -173,19 +171,23 @@ static void take_signals(struct trap_frame *tf, long nr)
 	u64 mine = __atomic_exchange_n(&me->sigpending, 0, __ATOMIC_ACQ_REL);
 	u64 theirs = __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
 	u64 pending = mine | theirs;
-	struct k_sigaction *act = NULL;
+	struct k_sigaction *act = NULL, taken;
 	int sig;
 	if (pending)
 		exit_if_group_ends(theirs);	/* exit_group, or another thread's execve */
 	for (sig = 1; sig < NSIG; sig++) {
 		if (!(pending & (1ULL << sig)))
 			continue;
-		u64 h = p->sigaction[sig].handler;
-		if (sig == SIGKILL || h == SIG_DFL)
+		spin_lock(&proc_lock);		/* a whole action: another thread's sigaction may be writing it */
+		taken = p->sigaction[sig];
+		if (taken.handler > SIG_IGN && (taken.flags & SA_RESETHAND))
+			p->sigaction[sig].handler = SIG_DFL;	/* this delivery is the last */
+		spin_unlock(&proc_lock);
+		if (sig == SIGKILL || taken.handler == SIG_DFL)
 			do_exit_group(sig);
-		if (h == SIG_IGN)
+		if (taken.handler == SIG_IGN)
 			continue;
-		act = &p->sigaction[sig];
+		act = &taken;
 		break;
 	}
 	restart_fixup(tf, nr, act);	/* before the frame saves rax and rip */
@@ -244,7 +246,7 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 {
 	struct task *me = current_task();
 	int sig;
-	if (tf->rflags & 0x200)
+	if (tf->rflags & RFLAGS_IF)
 		sti();
 	if (tf->vector == T_PF) {
 		u64 addr = cr2;
@@ -270,7 +272,7 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
 			trap_name(tf->vector), (unsigned long long)tf->rip);
 	}
-	if (me->proc->sigaction[sig].handler > SIG_IGN) {	/* the program catches it */
+	if (READ_ONCE(me->proc->sigaction[sig].handler) > SIG_IGN) {	/* the program catches it */
 		/* Thread-directed: the faulting thread runs the handler. Sent to
 		 * the process, any thread could take it while the faulting one
 		 * faults again - and with SA_NODEFER a storm of other threads'
@@ -443,17 +445,20 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, uaddr_t, uact, uaddr_t, uoldact, u64, si
 	if (sig < 1 || sig >= NSIG || sigsetsize != 8)
 		return -EINVAL;
 	struct process *p = current_proc();
-	struct k_sigaction act, old = p->sigaction[sig];
+	struct k_sigaction act, old;
 	if (uact) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			return -EINVAL;
 		if (copy_from_user(&act, (void *)uact, sizeof(act)))
 			return -EFAULT;
 	}
-	if (uoldact && copy_to_user((void *)uoldact, &old, sizeof(old)))
-		return -EFAULT;
+	spin_lock(&proc_lock);		/* the old and the new action, each whole */
+	old = p->sigaction[sig];
 	if (uact)
 		p->sigaction[sig] = act;
+	spin_unlock(&proc_lock);
+	if (uoldact && copy_to_user((void *)uoldact, &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
 

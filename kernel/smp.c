@@ -19,6 +19,7 @@
  * Lock order: call_lock is taken with interrupts enabled and nothing held
  * (smp_call_function -> call_lock); it is a leaf otherwise.
  */
+#include "kernel/entry.h"
 #include "kernel/smp.h"
 #include "kernel/user.h"
 #include "kernel/irq.h"
@@ -95,7 +96,6 @@ static void *alloc_stack_or_panic(void)
 	return top;
 }
 
-void ap_entry(int cpu);
 
 static bool start_ap(int cpu, u32 apic_id)
 {

@@ -48,10 +48,10 @@ SYSCALL_DEFINE2(arch_prctl, u64, code, u64, addr)
 		if (addr >= USER_TOP)
 			return -EPERM;
 		current_task()->fs_base = addr;
-		wrmsr(0xc0000100, addr);
+		wrmsr(MSR_FS_BASE, addr);
 		return 0;
 	case 0x1003:		/* ARCH_GET_FS */
-		return put_user_u64((void *)addr, rdmsr(0xc0000100));
+		return put_user_u64((void *)addr, rdmsr(MSR_FS_BASE));
 	}
 	return -EINVAL;
 }

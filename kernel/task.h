@@ -54,7 +54,10 @@ struct task {
 					 * in the task (wait.h keeps its entries on the
 					 * sleeper's stack today) */
 
-	struct mm_struct *mm;		/* [I] address space; NULL for kernel threads */
+	struct mm_struct *mm;		/* [P] address space; NULL for kernel threads. Set at
+					 * creation, then changed only by the task itself
+					 * (execve, exit); the switch reads it once the task
+					 * has switched away (the rq lock orders it) */
 	struct trap_frame *user_regs;	/* [I] user state at the top of the kernel stack;
 					 * NULL for kernel threads */
 	void *fpu;			/* [P] FPU/SSE save area; NULL until user mode */

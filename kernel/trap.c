@@ -7,6 +7,7 @@
  * register and a symbolized backtrace, then panic. Vectors 32 and up go to
  * the handler registered for them.
  */
+#include "kernel/entry.h"
 #include "kernel/trap.h"
 #include "kernel/user.h"
 #include "kernel/extable.h"
@@ -210,7 +211,7 @@ static bool user_copy_fault(struct trap_frame *tf, u64 addr)
 	struct task *me = current_task();
 	if (addr >= USER_TOP || !me->mm || !search_extable(tf->rip, EX_DEFAULT))
 		return false;
-	if (tf->rflags & 0x200)
+	if (tf->rflags & RFLAGS_IF)
 		sti();
 	return handle_mm_fault(me->mm, addr, tf->error | PF_USER) == 0;
 }

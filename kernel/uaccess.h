@@ -50,4 +50,7 @@ size_t copy_to_user_partial(void *udst, const void *src, size_t len);
 /* Bytes that could be copied from usrc before a fault (for partial writes). */
 size_t copy_from_user_partial(void *dst, const void *usrc, size_t len);
 
+/* uaccess_init: at boot, once the CPU features are known (SMAP). */
+void uaccess_init(void);
+
 #endif

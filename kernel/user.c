@@ -8,6 +8,7 @@
  * state with fxsave64 and loads the incoming one's with fxrstor64 -
  * eagerly, at every switch between user threads.
  */
+#include "kernel/entry.h"
 #include "kernel/user.h"
 #include "kernel/task.h"
 #include "kernel/sched.h"
@@ -30,7 +31,6 @@ _Static_assert(sizeof(struct trap_frame) <= USER_FRAME_RESERVE, "USER_FRAME_RESE
 #define MSR_STAR 0xc0000081
 #define MSR_LSTAR 0xc0000082
 #define MSR_FMASK 0xc0000084
-#define MSR_FS_BASE 0xc0000100
 #define EFER_SCE 1
 #define CR4_OSFXSR (1UL << 9)
 #define CR4_OSXMMEXCPT (1UL << 10)
@@ -40,7 +40,6 @@ _Static_assert(sizeof(struct trap_frame) <= USER_FRAME_RESERVE, "USER_FRAME_RESE
 #define RFLAGS_MASKED 0x47700	/* TF, IF, DF, IOPL, NT, AC: clear on entry */
 #define FPU_AREA 512
 
-void syscall_entry(void);
 
 static struct kmem_cache *fpu_cache;
 static bool broken_fpu;	/* [I] debug.broken_fpu: the test of t_threads */

@@ -86,7 +86,8 @@ struct process {
 	bool exiting;				/* [L:proc_lock] exit_group began */
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
 	struct wait_queue_head child_exit;	/* wait4 sleeps here */
-	struct k_sigaction sigaction[NSIG];	/* [L:proc_lock] */
+	struct k_sigaction sigaction[NSIG];	/* [L:proc_lock] written and copied whole under
+						 * it; .handler alone: READ_ONCE */
 	char comm[16];				/* [L:proc_lock] its program's name (exec) */
 	u64 pending;				/* [A] signals sent to the process */
 	atomic_t refcount;			/* [A] threads + the parent's link */
@@ -189,7 +190,6 @@ int fpu_alloc(struct task *t, struct task *from);
 void fpu_free(struct task *t);
 void fpu_reset(struct task *t);
 /* Descriptors 0, 1, 2 on the console (drivers/tty.c). */
-int console_open_stdio(struct files_struct *files);
 
 /* Syscall dispatch, from syscall_entry. */
 void syscall_dispatch(struct trap_frame *tf);

@@ -87,7 +87,6 @@ void vm_get_stats(struct vm_stats *st)
 	st->cow_reuses = READ_ONCE(stats.cow_reuses);
 	st->file_faults = READ_ONCE(stats.file_faults);
 	st->anon_faults = READ_ONCE(stats.anon_faults);
-	extern u64 rmap_unmap_count;
 	st->rmap_unmaps = READ_ONCE(rmap_unmap_count);
 }
 

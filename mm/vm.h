@@ -152,4 +152,9 @@ struct vm_stats {
 };
 void vm_get_stats(struct vm_stats *st);
 
+/* mm_user_init: at boot, before the first process. */
+void mm_user_init(void);
+/* rmap_unmap_count (mm/rmap.c): PTEs reclaim and truncation took out, for /proc/vm. [A] */
+extern u64 rmap_unmap_count;
+
 #endif

@@ -303,10 +303,10 @@ static struct pingpong pairs[2];
 /* Wait for cond on wq; a wait that ran into its timeout fails pp. */
 #define PP_WAIT(pp, wq, cond, i)                                               \
 	do {                                                                   \
-		u64 __t0 = ktime_ns();                                         \
-		bool __ok = wait_event_timeout(wq, (cond) || READ_ONCE((pp)->failed), \
+		u64 pp_t0 = ktime_ns();                                         \
+		bool pp_ok = wait_event_timeout(wq, (cond) || READ_ONCE((pp)->failed), \
 					       PINGPONG_WAIT_MS);              \
-		if (!__ok || ktime_ns() - __t0 >= PINGPONG_WAIT_MS * MS)       \
+		if (!pp_ok || ktime_ns() - pp_t0 >= PINGPONG_WAIT_MS * MS)       \
 			WRITE_ONCE((pp)->failed, i);                           \
 	} while (0)
 

@@ -11,21 +11,21 @@
 #include "kernel/atomic.h"
 
 /* A call chain whose frames a backtrace must name, innermost first. */
-__noinline int bt_leaf(unsigned long *out, int max)
+static __noinline __attribute__((noipa)) int bt_leaf(unsigned long *out, int max)
 {
 	int n = backtrace_walk((unsigned long)__builtin_frame_address(0), out, max);
 	barrier();
 	return n;
 }
 
-__noinline int bt_middle(unsigned long *out, int max)
+static __noinline __attribute__((noipa)) int bt_middle(unsigned long *out, int max)
 {
 	int n = bt_leaf(out, max);
 	barrier();
 	return n;
 }
 
-__noinline int bt_outer(unsigned long *out, int max)
+static __noinline __attribute__((noipa)) int bt_outer(unsigned long *out, int max)
 {
 	int n = bt_middle(out, max);
 	barrier();
@@ -94,7 +94,7 @@ KTEST(probe_succeeds_on_mapped_memory)
 }
 
 /* The victim: its name must appear in the panic line (symbolization). */
-__noinline void ktest_fault_victim(void)
+static __noinline __attribute__((noipa)) void ktest_fault_victim(void)
 {
 	*(volatile u64 *)0xdead000 = 1;
 }
@@ -112,7 +112,7 @@ KTEST_EXPECT_PANIC(invalid_opcode_is_reported, "invalid opcode (#UD) in ktest_fn
 /* Recursion that cannot be turned into a loop: each level keeps a frame. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winfinite-recursion"
-__noinline int overflow(volatile char *prev)
+static __noinline __attribute__((noipa)) int overflow(volatile char *prev)
 {
 	volatile char frame[512];
 	frame[0] = prev ? prev[0] + 1 : 0;
