@@ -50,6 +50,12 @@ $(USER_ROOT)/sbin/init: user/init.c user/include/roundabout.h
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
 	$(if $(Q),@echo "  MUSL  $@")
 
+# The first process of the Linux peer boot (tools/bench-linux); not in the image.
+$(B)/user/peerinit: user/peerinit.c
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
+	$(if $(Q),@echo "  MUSL  $@")
+
 $(USER_ROOT)/tests/%: user/tests/%.c $(wildcard user/tests/*.h) user/include/roundabout.h
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
