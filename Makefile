@@ -54,7 +54,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb test torture bench clean fuzz-images check-layers check-syscall-doc
+.PHONY: all deps run gdb test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -179,6 +179,14 @@ test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stag
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).
 bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench
 	$(PYTHON) tools/bench --smp $(SMP)
+	$(MAKE) --no-print-directory bench-linux
+
+# Roundabout against Debian's Linux, same QEMU machine and binary
+# (tools/bench-linux --help); BENCH_LINUX='--threads 1,2 --ms 100' etc.
+BENCH_SMP ?= 2
+bench-linux: all $(B)/user/peerinit
+	tools/install-deps.sh --bench
+	$(PYTHON) tools/bench-linux --smp $(BENCH_SMP) --mem $(MEM) --accel $(ACCEL) $(BENCH_LINUX)
 
 # Long runs that do not fit make test: rcutorture, the radix-tree race,
 # the page-cache torture (under a tight cap) and the get_user_pages_fast

@@ -1,10 +1,26 @@
 #!/bin/sh
 # install-deps.sh - install the Debian packages Roundabout's build and tests need.
 # Idempotent: does nothing when every tool is already present.
-# Usage: tools/install-deps.sh [--help]
+# Usage: tools/install-deps.sh [--bench] [--help]
 set -e
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
 case "${1:-}" in
--h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3 clang spin valgrind)"; exit 0;;
+-h|--help) echo "usage: tools/install-deps.sh [--bench]   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3 clang spin valgrind;"
+	echo "  --bench: what only make bench needs: Debian's kernel (linux-image-amd64, the peer"
+	echo "  that tools/bench-linux boots), zstd for its modules, gnuplot-nox for the plots)"; exit 0;;
+--bench)
+	# The kernel lands in /boot and /lib/modules; no boot loader is touched.
+	pkgs=""
+	ls /boot/vmlinuz-* >/dev/null 2>&1 || pkgs="linux-image-amd64"
+	command -v zstd >/dev/null 2>&1 || pkgs="$pkgs zstd"
+	command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
+	[ -n "$pkgs" ] || exit 0
+	echo "install-deps: installing:$pkgs"
+	$SUDO apt-get update -q
+	$SUDO apt-get install -y -q --no-install-recommends $pkgs
+	exit 0;;
 esac
 
 # tool -> package that provides it
@@ -26,9 +42,6 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>
 [ -n "$missing" ] || exit 0
 
 echo "install-deps: installing:$missing"
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # grub-pc-bin only ships the i386-pc files; it does not touch the host's boot loader.
 $SUDO apt-get install -y -q --no-install-recommends $missing

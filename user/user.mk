@@ -15,7 +15,7 @@ USER_CFLAGS ?= -std=c11 -D_GNU_SOURCE -static -O2 -Wall -Wextra -Werror -pthread
 	-Iuser/include
 
 USER_ROOT := $(B)/user/root
-USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free pcdemo gupbench dbbench fuzz
+USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free pcdemo gupbench dbbench fuzz peerbench
 USER_TESTS := $(sort $(basename $(notdir $(wildcard user/tests/t_*.c))))
 
 # The installed binaries, by their paths in the guest.
@@ -46,6 +46,12 @@ $(USER_ROOT)/bin/fuzz: user/fuzz.c user/fuzz_calls.c user/fuzz.h $(B)/user/gen/s
 	$(if $(Q),@echo "  MUSL  $@")
 
 $(USER_ROOT)/sbin/init: user/init.c user/include/roundabout.h
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
+	$(if $(Q),@echo "  MUSL  $@")
+
+# The first process of the Linux peer boot (tools/bench-linux); not in the image.
+$(B)/user/peerinit: user/peerinit.c
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
 	$(if $(Q),@echo "  MUSL  $@")
