@@ -4,12 +4,12 @@
 # Usage: tools/install-deps.sh [--help]
 set -e
 case "${1:-}" in
--h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3 clang spin valgrind)"; exit 0;;
+-h|--help) echo "usage: tools/install-deps.sh   (installs gcc nasm grub xorriso mtools qemu gdb tmux socat musl e2fsprogs python3 clang spin valgrind)"; exit 0;;
 esac
 
 # tool -> package that provides it
 need="gcc:gcc nasm:nasm grub-mkrescue:grub-common xorriso:xorriso mformat:mtools
-qemu-system-x86_64:qemu-system-x86 gdb:gdb musl-gcc:musl-tools mkfs.ext2:e2fsprogs
+qemu-system-x86_64:qemu-system-x86 gdb:gdb tmux:tmux socat:socat musl-gcc:musl-tools mkfs.ext2:e2fsprogs
 e2fsck:e2fsprogs python3:python3 make:make clang:clang spin:spin valgrind:valgrind"
 missing=""
 for pair in $need; do
