@@ -45,7 +45,7 @@ ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)
 OBJS := $(C_SRCS:%.c=$(B)/%.o) $(ASM_SRCS:%.asm=$(B)/%.o)
 
 # Host tools the build and tests need; any missing one runs install-deps.sh.
-NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb \
+NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb tmux socat \
 	musl-gcc mkfs.ext2 e2fsck python3 clang spin valgrind
 MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \

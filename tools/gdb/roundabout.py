@@ -751,7 +751,11 @@ class TrapFrameUnwinder(gdb.unwinder.Unwinder):
     """The frame of trap_common, paranoid_common or syscall_entry, as gdb
     sees it when it unwinds out of trap_dispatch or syscall_dispatch: the
     caller's registers are in the struct trap_frame just above the two-word
-    fake frame (rbp, rip) that kernel/entry.asm pushes before the call."""
+    fake frame (rbp, rip) that kernel/entry.asm pushes before the call.
+    One limit: gdb names a caller frame by pc - 1 (the call instruction),
+    so when the interrupted instruction is the first of a function, that
+    frame shows as '?? ()' with the line before it.  `info symbol $pc` in
+    that frame names it."""
 
     FAKE_FRAME = 16
 
