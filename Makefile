@@ -6,7 +6,8 @@
 #   make test     build, then run every test; last line "N passed, N failed"
 #
 # Variables: CMDLINE='words' (kernel command line for run/gdb), SMP=8, MEM=512M,
-# ACCEL=tcg|kvm (kvm only on your own machine with real KVM).
+# ACCEL=tcg|kvm (kvm only on your own machine with real KVM), DEBUG=1 (build
+# with -Og, so gdb shows locals; make gdb's default), GDBPORT=N (make gdb).
 
 CC      := gcc
 LD      := ld
@@ -27,7 +28,7 @@ CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -nostdinc \
 	-mgeneral-regs-only -fno-pic -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	-O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -I. -MMD -MP
 LDFLAGS := -nostdlib -static -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
@@ -45,7 +46,7 @@ ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)
 OBJS := $(C_SRCS:%.c=$(B)/%.o) $(ASM_SRCS:%.asm=$(B)/%.o)
 
 # Host tools the build and tests need; any missing one runs install-deps.sh.
-NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb \
+NEEDED_TOOLS := gcc nasm grub-mkrescue xorriso mformat qemu-system-x86_64 gdb tmux socat \
 	musl-gcc mkfs.ext2 e2fsck python3 clang spin valgrind
 MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	command -v $$t >/dev/null 2>&1 || echo $$t; done; \
@@ -54,7 +55,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc
+.PHONY: all deps run gdb gdb-tests test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -65,9 +66,16 @@ endif
 
 $(OBJS) $(B)/root.img: | deps
 
+# -O2, or -Og with DEBUG=1; build/opt.txt changes with it, so switching rebuilds.
+OPT = $(if $(filter 1,$(DEBUG)),-Og,-O2)
+$(B)/opt.txt: FORCE
+	@mkdir -p $(B)
+	@echo '$(OPT)' | cmp -s - $@ || echo '$(OPT)' > $@
+$(C_SRCS:%.c=$(B)/%.o): $(B)/opt.txt
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(OPT) -c $< -o $@
 	$(if $(Q),@echo "  CC    $<")
 
 $(B)/%.o: %.asm
@@ -135,11 +143,17 @@ $(B)/roundabout.iso: $(B)/roundabout.elf $(B)/root.img $(B)/cmdline.txt
 run: all
 	qemu-system-x86_64 $(QEMU_ARGS) -serial mon:stdio
 
-# QEMU waits for gdb on :1234; the serial console goes to build/serial.log
-# (follow it with `tail -f build/serial.log` in a second terminal).
+# QEMU halted, gdb attached and stopped in kmain, the console in a tmux pane
+# or on a pty; QEMU ends with gdb (tools/gdb-session --help).
+gdb: DEBUG ?= 1
 gdb: all
-	qemu-system-x86_64 $(QEMU_ARGS) -serial file:$(B)/serial.log -s -S & \
-	gdb -q -x tools/gdbinit $(B)/roundabout.elf; kill %1 2>/dev/null; true
+	$(PYTHON) tools/gdb-session --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
+		$(if $(GDBPORT),--port $(GDBPORT))
+
+# make gdb on a terminal (Ctrl-C, gdb killed) and every rb- command, each
+# checked in a boot (tests/gdb/run-gdb-tests --help).
+gdb-tests: all
+	DEBUG=$(if $(filter 1,$(DEBUG)),1,0) $(PYTHON) tests/gdb/run-gdb-tests
 
 $(B)/test-module.bin: tools/mkpattern
 	@mkdir -p $(B)
@@ -173,7 +187,7 @@ check-syscall-doc: all
 	$(PYTHON) tools/check-syscall-doc
 
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
-		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images
+		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).

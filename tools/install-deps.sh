@@ -7,7 +7,7 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 case "${1:-}" in
--h|--help) echo "usage: tools/install-deps.sh [--bench]   (installs gcc nasm grub xorriso mtools qemu gdb musl e2fsprogs python3 clang spin valgrind;"
+-h|--help) echo "usage: tools/install-deps.sh [--bench]   (installs gcc nasm grub xorriso mtools qemu gdb tmux socat musl e2fsprogs python3 clang spin valgrind;"
 	echo "  --bench: what only make bench needs: Debian's kernel (linux-image-amd64, the peer"
 	echo "  that tools/bench-linux boots), zstd for its modules, gnuplot-nox for the plots)"; exit 0;;
 --bench)
@@ -25,7 +25,7 @@ esac
 
 # tool -> package that provides it
 need="gcc:gcc nasm:nasm grub-mkrescue:grub-common xorriso:xorriso mformat:mtools
-qemu-system-x86_64:qemu-system-x86 gdb:gdb musl-gcc:musl-tools mkfs.ext2:e2fsprogs
+qemu-system-x86_64:qemu-system-x86 gdb:gdb tmux:tmux socat:socat musl-gcc:musl-tools mkfs.ext2:e2fsprogs
 e2fsck:e2fsprogs python3:python3 make:make clang:clang spin:spin valgrind:valgrind"
 missing=""
 for pair in $need; do
