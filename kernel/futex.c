@@ -10,21 +10,37 @@
 #include "kernel/wait.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
+#include "kernel/cmdline.h"
+#include "kernel/rwsem.h"
 #include "mm/vm.h"
 #include "mm/paging.h"
 
 /*
  * futex(WAIT/WAKE): threads sleep on a user word. A waiter is keyed by
- * the word's physical address, so private (one process) and shared
- * (MAP_SHARED memory between processes) futexes work the same way.
+ * what names the word for as long as it may sleep:
+ *   - in a MAP_SHARED mapping (a file, or shared anonymous memory): the
+ *     file and the word's offset in it, so every process that maps the
+ *     file meets on the same key, wherever each maps it;
+ *   - anywhere else (private memory: stacks, heaps, a thread's tid word):
+ *     the address space and the word's virtual address.
+ * Never the physical address: a private page is shared copy-on-write
+ * after fork, and the first store to it (the exiting thread's clearing of
+ * its tid word, say) moves the word to a new page. A waiter keyed by the
+ * old page would then never meet the wake, and pthread_join would sleep
+ * forever (futex.debug_physical_key brings that back, for the test).
  * WAIT checks the word and queues itself with the bucket mutex held, and
  * WAKE takes the same mutex, so a wake between the check and the sleep is
  * never lost.
  */
 #define FUTEX_BUCKETS 64
 
+struct futex_key {
+	const void *space;	/* the inode of a shared mapping, or the mm */
+	u64 off;		/* the word's offset in the file, or its address */
+};
+
 struct futex_waiter {
-	u64 key;
+	struct futex_key key;
 	bool woken;
 	struct list_head link;
 };
@@ -46,39 +62,60 @@ void futex_init(void)
 	futex_ready = true;
 }
 
-/* The word's physical address, faulting its page in if need be. */
-static int futex_key(u64 uaddr, u64 *key)
+CMDLINE_KEY(futex_physical, "futex.debug_physical_key",
+	    "broken on purpose: key futexes by physical address (lost after copy-on-write)");
+
+/* The key of the word at uaddr (faulting its page in if need be). */
+static int get_futex_key(u64 uaddr, struct futex_key *key)
 {
+	struct mm_struct *mm = current_task()->mm;
 	u32 v;
 	if (uaddr & 3)
 		return -EINVAL;
 	if (get_user_u32(&v, (void *)uaddr))
 		return -EFAULT;
-	phys_addr_t pa;
-	u64 flags;
-	if (!pt_translate(current_task()->mm->pml4, uaddr, &pa, &flags))
-		return -EFAULT;
-	*key = pa;
+	if (cmdline_get("futex.debug_physical_key")) {
+		phys_addr_t pa;
+		u64 flags;
+		if (!pt_translate(mm->pml4, uaddr, &pa, &flags))
+			return -EFAULT;
+		*key = (struct futex_key){ NULL, pa };
+		return 0;
+	}
+	*key = (struct futex_key){ mm, uaddr };
+	down_read(&mm->mmap_lock);
+	struct vm_area *vma = find_vma(mm, uaddr);
+	if (vma && vma->start <= uaddr && vma->file && (vma->flags & VM_SHARED))
+		*key = (struct futex_key){ vma->file,
+			((vma->pgoff + ((uaddr - vma->start) >> PAGE_SHIFT)) << PAGE_SHIFT) |
+			(uaddr & (PAGE_SIZE - 1)) };
+	up_read(&mm->mmap_lock);
 	return 0;
 }
 
-static struct futex_bucket *bucket_of(u64 key)
+static bool key_eq(const struct futex_key *a, const struct futex_key *b)
 {
-	return &buckets[(key >> 2) * 0x9e3779b97f4a7c15ULL >> 58];
+	return a->space == b->space && a->off == b->off;
+}
+
+static struct futex_bucket *bucket_of(const struct futex_key *key)
+{
+	u64 h = ((u64)(uintptr_t)key->space ^ (key->off >> 2)) * 0x9e3779b97f4a7c15ULL;
+	return &buckets[h >> 58];
 }
 
 int futex_wake(u64 uaddr, int n)
 {
-	u64 key;
-	if (!futex_ready || futex_key(uaddr, &key))
+	struct futex_key key;
+	if (!futex_ready || get_futex_key(uaddr, &key))
 		return 0;
-	struct futex_bucket *b = bucket_of(key);
+	struct futex_bucket *b = bucket_of(&key);
 	int woken = 0;
 	mutex_lock(&b->lock);
 	for (struct list_head *l = b->waiters.next; l != &b->waiters && woken < n;) {
 		struct futex_waiter *w = list_entry(l, struct futex_waiter, link);
 		l = l->next;
-		if (w->key != key)
+		if (!key_eq(&w->key, &key))
 			continue;
 		list_del(&w->link);
 		WRITE_ONCE(w->woken, true);
@@ -92,8 +129,8 @@ int futex_wake(u64 uaddr, int n)
 
 static long futex_wait(u64 uaddr, u32 val, u64 utimeout)
 {
-	u64 key;
-	int err = futex_key(uaddr, &key);
+	struct futex_key key;
+	int err = get_futex_key(uaddr, &key);
 	if (err)
 		return err;
 	u64 timeout_ms = 0;
@@ -107,7 +144,7 @@ static long futex_wait(u64 uaddr, u32 val, u64 utimeout)
 		if (!timeout_ms)
 			timeout_ms = 1;
 	}
-	struct futex_bucket *b = bucket_of(key);
+	struct futex_bucket *b = bucket_of(&key);
 	struct futex_waiter w = { key, false, LIST_HEAD_INIT(w.link) };
 	mutex_lock(&b->lock);
 	u32 cur;
