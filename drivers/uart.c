@@ -4,6 +4,7 @@
  * Input can be polled (uart_getc) or, once uart_enable_rx_irq has run,
  * interrupt-driven on ISA IRQ 4 (drivers/console.c).
  */
+#include "kernel/printk.h"
 #include "drivers/uart.h"
 #include "kernel/x86.h"
 
@@ -31,6 +32,7 @@ void uart_init(void)
 	outb(COM1 + REG_LCR, 0x03);	/* 8 bits, no parity, 1 stop */
 	outb(COM1 + REG_FCR, 0xc7);	/* FIFOs on, cleared, 14-byte threshold */
 	outb(COM1 + REG_MCR, MCR_NORMAL);
+	printk_register_console(uart_putc);
 }
 
 void uart_putc(char c)

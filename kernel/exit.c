@@ -148,6 +148,29 @@ void exit_if_group_ends(u64 taken)
 		thread_exit(status);
 }
 
+/* Wait conditions, each under proc_lock. p's only thread is the caller. */
+static bool only_thread_left(struct process *p)
+{
+	spin_lock(&proc_lock);
+	bool alone = p->nr_threads == 1;
+	spin_unlock(&proc_lock);
+	return alone;
+}
+
+/* A child of p that wait4(pid) may reap is a zombie now. */
+static bool child_to_reap(struct process *p, int pid)
+{
+	bool ready = false;
+	spin_lock(&proc_lock);
+	for (struct list_head *l = p->children.next; l != &p->children; l = l->next) {
+		struct process *c = list_entry(l, struct process, sibling);
+		if ((pid <= 0 || c->pid == pid) && c->zombie)
+			ready = true;
+	}
+	spin_unlock(&proc_lock);
+	return ready;
+}
+
 /* Linux's de_thread, for execve (the contract is in user.h). */
 int exec_end_other_threads(void)
 {
@@ -167,12 +190,7 @@ int exec_end_other_threads(void)
 	spin_unlock(&proc_lock);
 	signal_wake_threads(p);
 	/* Each goes at its next return towards user mode (exit_if_group_ends). */
-	int err = wait_event_killable(p->threads_gone, ({
-		spin_lock(&proc_lock);
-		bool alone = p->nr_threads == 1;
-		spin_unlock(&proc_lock);
-		alone;
-	}));
+	int err = wait_event_killable(p->threads_gone, only_thread_left(p));
 	spin_lock(&proc_lock);
 	bool alone = p->nr_threads == 1;
 	if (!alone || err) {
@@ -312,17 +330,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		int err = wait_event_interruptible(me->child_exit, ({
-			bool ready = false;
-			spin_lock(&proc_lock);
-			for (struct list_head *l = me->children.next; l != &me->children; l = l->next) {
-				struct process *c = list_entry(l, struct process, sibling);
-				if ((pid <= 0 || c->pid == pid) && c->zombie)
-					ready = true;
-			}
-			spin_unlock(&proc_lock);
-			ready;
-		}));
+		int err = wait_event_interruptible(me->child_exit, child_to_reap(me, pid));
 		if (err)
 			return err;
 	}

@@ -16,7 +16,7 @@
 #include "mm/mm.h"
 #include "mm/page.h"
 
-static void cmd_mem(void)
+static void cmd_mem(const char *arg)
 {
 	printk("usable %llu KiB, free %lu KiB, reserved ranges:",
 	       (unsigned long long)(mm_boot.usable_bytes >> 10), nr_free_pages() * 4);
@@ -25,32 +25,59 @@ static void cmd_mem(void)
 		       (unsigned long long)mm_boot.reserved[i].end, mm_boot.reserved[i].what);
 }
 
+static void cmd_help(const char *arg);
+static void cmd_cmdline(const char *arg) { printk("'%s'", cmdline_raw()); }
+static void cmd_keys(const char *arg) { cmdline_print_keys(); }
+static void cmd_bt(const char *arg) { dump_stack(); }
+static void cmd_ktest(const char *arg) { ktest_run_from_cmdline(arg && *arg ? arg : "list"); }
+static void cmd_poweroff(const char *arg) { kernel_exit(0); }
+
+static void cmd_exit(const char *arg)
+{
+	u64 n = 0;
+	kernel_exit(arg && parse_u64(arg, &n) ? (int)n : 0);
+}
+
+/* The commands, in the order help lists them. */
+static const struct command {
+	const char *name, *usage;
+	void (*run)(const char *arg);	/* arg: the rest of the line, or NULL */
+} commands[] = {
+	{ "help", "help", cmd_help },
+	{ "mem", "mem", cmd_mem },
+	{ "cmdline", "cmdline", cmd_cmdline },
+	{ "keys", "keys", cmd_keys },
+	{ "bt", "bt", cmd_bt },
+	{ "ktest", "ktest GLOBS", cmd_ktest },
+	{ "exit", "exit [N]", cmd_exit },
+	{ "poweroff", "poweroff", cmd_poweroff },
+};
+
+static void cmd_help(const char *arg)
+{
+	char list[160];
+	size_t used = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+					 commands[i].usage);
+	printk("commands: %s", list);
+}
+
 static void run_command(char *line)
 {
 	char *arg = strchr(line, ' ');
 
 	if (arg)
 		*arg++ = 0;
-	if (!strcmp(line, "help")) {
-		printk("commands: help, mem, cmdline, keys, bt, ktest GLOBS, exit [N], poweroff");
-	} else if (!strcmp(line, "mem")) {
-		cmd_mem();
-	} else if (!strcmp(line, "cmdline")) {
-		printk("'%s'", cmdline_raw());
-	} else if (!strcmp(line, "keys")) {
-		cmdline_print_keys();
-	} else if (!strcmp(line, "bt")) {
-		dump_stack();
-	} else if (!strcmp(line, "ktest")) {
-		ktest_run_from_cmdline(arg && *arg ? arg : "list");
-	} else if (!strcmp(line, "exit")) {
-		u64 n = 0;
-		kernel_exit(arg && parse_u64(arg, &n) ? (int)n : 0);
-	} else if (!strcmp(line, "poweroff")) {
-		kernel_exit(0);
-	} else if (line[0]) {
-		printk("unknown command '%s' (try help)", line);
+	if (!line[0])
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(line, commands[i].name)) {
+			commands[i].run(arg);
+			return;
+		}
 	}
+	printk("unknown command '%s' (try help)", line);
 }
 
 void monitor_run(void)

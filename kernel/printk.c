@@ -13,7 +13,6 @@
 #include "kernel/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
-#include "drivers/uart.h"
 
 #define LINE_MAX 512
 
@@ -79,12 +78,33 @@ static void console_exit(unsigned long f)
 	irq_restore(f);
 }
 
+/*
+ * The consoles: output devices that drivers register at boot
+ * (printk_register_console; the UART is the first). printk writes every
+ * byte to each, so it knows no device itself and calls no driver.
+ */
+#define MAX_CONSOLES 4
+static void (*consoles[MAX_CONSOLES])(char c);	/* [W:boot] */
+static int nr_consoles;				/* [W:boot] */
+
+void printk_register_console(void (*putc)(char c))
+{
+	if (nr_consoles < MAX_CONSOLES)
+		consoles[nr_consoles++] = putc;
+}
+
+static void console_putc(char c)
+{
+	for (int i = 0; i < nr_consoles; i++)
+		consoles[i](c);
+}
+
 static void put_str(const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\n')
-			uart_putc('\r');
-		uart_putc(*s);
+			console_putc('\r');
+		console_putc(*s);
 	}
 }
 
@@ -105,8 +125,8 @@ static void emit_prefixed(const char *text)
 		if (*text == '\n')
 			at_line_start = true;
 		if (*text == '\n')
-			uart_putc('\r');
-		uart_putc(*text++);
+			console_putc('\r');
+		console_putc(*text++);
 	}
 }
 
@@ -208,8 +228,8 @@ void console_write(const char *s, size_t n)
 	unsigned long f = console_enter();
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
-			uart_putc('\r');
-		uart_putc(s[i]);
+			console_putc('\r');
+		console_putc(s[i]);
 	}
 	if (n)
 		at_line_start = s[n - 1] == '\n';

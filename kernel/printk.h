@@ -61,4 +61,8 @@ void console_write(const char *s, size_t n);
 /* The newest size bytes (or fewer) of the kernel log; the count copied. */
 int printk_log_read(char *buf, int size);
 
+/* printk_register_console: at boot, a device every printed byte goes to
+ * (drivers/uart.c registers the UART in uart_init). */
+void printk_register_console(void (*putc)(char c));
+
 #endif

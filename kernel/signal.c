@@ -215,6 +215,24 @@ void handle_signals_syscall(struct trap_frame *tf, u64 nr)
 	take_signals(tf, (long)nr);
 }
 
+/* The signal a user-mode exception (other than a page fault) raises, as on
+ * Linux: every vector not named here is a protection fault, SIGSEGV. */
+static const struct { u64 vector; int sig; } vector_signals[] = {
+	{ T_DE, SIGFPE },	/* divide error */
+	{ T_BP, SIGTRAP },	/* int3 */
+	{ T_UD, SIGILL },	/* invalid opcode */
+	{ T_MF, SIGFPE },	/* x87 error */
+	{ T_XM, SIGFPE },	/* SIMD error */
+};
+
+static int signal_of_vector(u64 vector)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vector_signals); i++)
+		if (vector_signals[i].vector == vector)
+			return vector_signals[i].sig;
+	return SIGSEGV;
+}
+
 static const char *signame(int sig)
 {
 	switch (sig) {
@@ -267,8 +285,7 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 			tf->error & PF_WRITE ? "write" : tf->error & PF_INSTR ? "fetch" : "read",
 			(unsigned long long)addr, (unsigned long long)tf->rip);
 	} else {
-		sig = tf->vector == T_UD ? SIGILL : tf->vector == T_DE || tf->vector == 16 ||
-			tf->vector == 19 ? SIGFPE : tf->vector == T_BP ? SIGTRAP : SIGSEGV;
+		sig = signal_of_vector(tf->vector);
 		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
 			trap_name(tf->vector), (unsigned long long)tf->rip);
 	}

@@ -19,7 +19,9 @@ struct trap_frame {
 #define T_DF 8
 #define T_GP 13
 #define T_PF 14
+#define T_MF 16		/* x87 floating-point error */
 #define T_MC 18
+#define T_XM 19		/* SIMD floating-point exception */
 
 /* Page-fault error code bits. */
 #define PF_PRESENT (1 << 0)
