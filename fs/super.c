@@ -7,7 +7,7 @@
  */
 #include "fs/vfs.h"
 #include "fs/ext2/ext2.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 #include "mm/slab.h"
 #include "kernel/sched.h"
 #include "kernel/wait.h"

@@ -27,7 +27,7 @@
 #include "drivers/lapic.h"
 #include "drivers/acpi.h"
 #include "drivers/console.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 #include "drivers/rtc.h"
 #include "fs/vfs.h"
 #include "kernel/user.h"

@@ -14,7 +14,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/smp.h"
 #include "drivers/acpi.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 #include "fs/vfs.h"
 
 CMDLINE_KEY(dumpdisk, "dumpdisk",

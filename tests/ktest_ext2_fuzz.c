@@ -21,7 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "fs/vfs.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 CMDLINE_KEY(test_fuzz_blocks, "test.fuzz_blocks", "ext2_fuzz_batch: blocks per image in the module");
 CMDLINE_KEY(test_fuzz_first, "test.fuzz_first", "ext2_fuzz_batch: the image to start at");

@@ -7,7 +7,7 @@
 #include "kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/string.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 CMDLINE_KEY(test_ramdisk, "test.ramdisk", "tests: 1 if this boot has a root image");
 

@@ -711,7 +711,7 @@ KTEST(vfs_concurrent_creates_renames_and_writes)
 	KT_EQ(free_inodes(), ifree0);
 }
 
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 /* The bytes of file block `index` as they are on the disk itself. */
 static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)

@@ -6,7 +6,7 @@
  * "disk"). ramdisk.delay_us=N makes each block transfer take N us, so a
  * student can see what the cache saves.
  */
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 #include "kernel/multiboot.h"
 #include "kernel/cmdline.h"
 #include "kernel/string.h"

@@ -5,8 +5,8 @@
  * its address_space: metadata reads go through the same lockless page
  * cache as file data (the buffer-cache role).
  */
-#ifndef DRIVERS_RAMDISK_H
-#define DRIVERS_RAMDISK_H
+#ifndef FS_BLOCKDEV_H
+#define FS_BLOCKDEV_H
 
 #include "kernel/types.h"
 #include "mm/pagecache.h"
