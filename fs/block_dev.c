@@ -1,96 +1,130 @@
 /*
- * ramdisk.c - the root image as a block device, cached by the page cache.
+ * block_dev.c - the block layer: registered block devices and their cache.
  *
- * mm_init reserved the module's frames, so the image stays put; readpage
- * copies a block from it, writepage copies a block back (the image is the
- * "disk"). ramdisk.delay_us=N makes each block transfer take N us, so a
- * student can see what the cache saves.
+ * Each device has an address_space whose page n is block n (blockdev.h):
+ * the readpage and writepage below are the only places that call down
+ * into a driver for metadata, and bdev_read_raw/bdev_write_raw the only
+ * ones for file data. A driver sees block numbers of its whole device;
+ * the window (start, nblocks) is applied here, so every driver gets
+ * partition-like windows for free.
+ *
+ * Locks: 'bdev_lock' (spinlock: the ramdisk registers before interrupts
+ * are on) the list of devices; a leaf, taken only by register,
+ * unregister and lookup. The cache's own locks are the page
+ * cache's (mm/pagecache.h); a device's pages are metadata, lockdep
+ * subclass 1, locked inside a file page's lock (fs/ext2/ext2.h).
  */
 #include "fs/blockdev.h"
-#include "kernel/multiboot.h"
-#include "kernel/cmdline.h"
+#include "kernel/spinlock.h"
+#include "kernel/lockdep.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
 
-CMDLINE_KEY(rd_delay, "ramdisk.delay_us", "ramdisk: delay each block read or write by N us");
+static LIST_HEAD(bdevs);		/* [L:bdev_lock] */
+static spinlock_t bdev_lock = SPINLOCK_INIT("bdev_lock");
+static u32 next_minor;			/* [L:bdev_lock] */
 
-static struct blockdev root;
-static bool have_root;	/* [I] after ramdisk_init */
-
-static struct blockdev *bdev_of(struct address_space *m)
+/* One block through the driver, counted. Block n of the window, already checked. */
+static int driver_rw(struct blockdev *bd, u64 n, void *buf, bool write)
 {
-	return m->host;
+	int err = write ? bd->ops->write(bd, bd->start + n, buf) : bd->ops->read(bd, bd->start + n, buf);
+	if (!err)
+		__atomic_add_fetch(write ? &bd->writes : &bd->reads, 1, __ATOMIC_RELAXED);
+	return err;
 }
 
-static int ramdisk_readpage(struct address_space *m, struct page *page)
+static int bdev_readpage(struct address_space *m, struct page *page)
 {
-	struct blockdev *bd = bdev_of(m);
+	struct blockdev *bd = m->host;
+	int err = 0;
 
-	if (page->index < bd->nblocks) {
-		if (bd->delay_us)
-			udelay(bd->delay_us);
-		memcpy(page_address(page), bd->base + page->index * BLOCK_SIZE, BLOCK_SIZE);
-		__atomic_add_fetch(&bd->reads, 1, __ATOMIC_RELAXED);
-	} else {
+	if (page->index < bd->nblocks)
+		err = driver_rw(bd, page->index, page_address(page), false);
+	else
 		memset(page_address(page), 0, BLOCK_SIZE);	/* past the end reads as zeros */
-	}
-	set_bit(PG_uptodate, &page->flags);
+	if (!err)
+		set_bit(PG_uptodate, &page->flags);
 	unlock_page(page);
-	return 0;
+	return err;
 }
 
-static int ramdisk_writepage(struct address_space *m, struct page *page)
+static int bdev_writepage(struct address_space *m, struct page *page)
 {
-	struct blockdev *bd = bdev_of(m);
+	struct blockdev *bd = m->host;
 
 	if (page->index >= bd->nblocks)
 		return -ENOSPC;
-	if (bd->delay_us)
-		udelay(bd->delay_us);
-	memcpy(bd->base + page->index * BLOCK_SIZE, page_address(page), BLOCK_SIZE);
-	__atomic_add_fetch(&bd->writes, 1, __ATOMIC_RELAXED);
-	return 0;
+	return driver_rw(bd, page->index, page_address(page), true);
 }
 
-static const struct address_space_ops ramdisk_ops = {
-	.readpage = ramdisk_readpage,
-	.writepage = ramdisk_writepage,
+static const struct address_space_ops bdev_aops = {
+	.readpage = bdev_readpage,
+	.writepage = bdev_writepage,
 };
 
-struct blockdev *ramdisk_init(void)
+static struct blockdev *__bdev_lookup(const char *name)
 {
-	for (int i = 0; i < boot_info.nmods; i++) {
-		const struct boot_module *mod = &boot_info.mods[i];
-		if (strcmp(mod->name, "root.img"))
-			continue;
-		root.name = "ram0";
-		root.module = root.base = __va(mod->start);
-		root.module_blocks = root.nblocks = (mod->end - mod->start) / BLOCK_SIZE;
-		root.delay_us = (unsigned)cmdline_get_u64("ramdisk.delay_us", 0);
-		address_space_init(&root.mapping, &ramdisk_ops, &root);
-		root.mapping.size = root.nblocks * BLOCK_SIZE;
-		root.mapping.page_lock_subclass = 1;	/* metadata (pagecache.h) */
-		have_root = true;
-		printk("ramdisk: ram0 is root.img, %llu blocks of 4 KiB",
-		       (unsigned long long)root.nblocks);
-		return &root;
+	lockdep_assert(spin_is_held(&bdev_lock));
+	struct list_head *p;
+	list_for_each(p, &bdevs) {
+		struct blockdev *bd = list_entry(p, struct blockdev, link);
+		if (!strcmp(bd->name, name))
+			return bd;
 	}
 	return NULL;
 }
 
-struct blockdev *ramdisk_root(void)
+int bdev_register(struct blockdev *bd)
 {
-	return have_root ? &root : NULL;
+	spin_lock(&bdev_lock);
+	if (__bdev_lookup(bd->name)) {
+		spin_unlock(&bdev_lock);
+		return -EEXIST;
+	}
+	bd->dev = BDEV_MAJOR << 8 | next_minor++;	/* Linux's encoding for small numbers */
+	bd->start = 0;
+	bd->nblocks = bd->ops->nr_blocks(bd);
+	bd->reads = bd->writes = 0;
+	address_space_init(&bd->mapping, &bdev_aops, bd);
+	bd->mapping.size = bd->nblocks * BLOCK_SIZE;
+	bd->mapping.page_lock_subclass = 1;	/* metadata (pagecache.h) */
+	list_add_tail(&bd->link, &bdevs);
+	spin_unlock(&bdev_lock);
+	printk("block: %s, %llu blocks of 4 KiB", bd->name, (unsigned long long)bd->nblocks);
+	return 0;
 }
 
-int ramdisk_set_window(struct blockdev *bd, u64 first, u64 n)
+int bdev_unregister(struct blockdev *bd)
 {
-	if (!n || first > bd->module_blocks || n > bd->module_blocks - first)
+	if (READ_ONCE(bd->mapping.nrpages))
+		return -EBUSY;
+	spin_lock(&bdev_lock);
+	list_del(&bd->link);
+	spin_unlock(&bdev_lock);
+	return 0;
+}
+
+struct blockdev *bdev_lookup(const char *name)
+{
+	spin_lock(&bdev_lock);
+	struct blockdev *bd = __bdev_lookup(name);
+	spin_unlock(&bdev_lock);
+	return bd;
+}
+
+u64 bdev_capacity(struct blockdev *bd)
+{
+	return bd->ops->nr_blocks(bd);
+}
+
+int bdev_set_window(struct blockdev *bd, u64 first, u64 n)
+{
+	u64 all = bdev_capacity(bd);
+	if (!n || first > all || n > all - first)
 		return -EINVAL;
 	if (READ_ONCE(bd->mapping.nrpages))
 		return -EBUSY;		/* still mounted, or pages left behind */
-	bd->base = bd->module + first * BLOCK_SIZE;
+	bd->start = first;
 	bd->nblocks = n;
 	bd->mapping.size = n * BLOCK_SIZE;
 	return 0;
@@ -113,22 +147,14 @@ int bdev_read_raw(struct blockdev *bd, u64 n, void *buf)
 {
 	if (n >= bd->nblocks)
 		return -EIO;
-	if (bd->delay_us)
-		udelay(bd->delay_us);
-	memcpy(buf, bd->base + n * BLOCK_SIZE, BLOCK_SIZE);
-	__atomic_add_fetch(&bd->reads, 1, __ATOMIC_RELAXED);
-	return 0;
+	return driver_rw(bd, n, buf, false);
 }
 
 int bdev_write_raw(struct blockdev *bd, u64 n, const void *buf)
 {
 	if (n >= bd->nblocks)
 		return -EIO;
-	if (bd->delay_us)
-		udelay(bd->delay_us);
-	memcpy(bd->base + n * BLOCK_SIZE, buf, BLOCK_SIZE);
-	__atomic_add_fetch(&bd->writes, 1, __ATOMIC_RELAXED);
-	return 0;
+	return driver_rw(bd, n, (void *)buf, true);
 }
 
 /*

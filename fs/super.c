@@ -18,6 +18,9 @@
 CMDLINE_KEY(vfs_flush_ms, "vfs.flush_ms", "flusher: write dirty pages back every N ms (default 5000; 0: never)");
 CMDLINE_KEY(vfs_noroot, "vfs.noroot", "do not mount the root ramdisk at boot");
 
+/* The block device the root file system is on: the ramdisk (drivers/ramdisk.c). */
+#define ROOT_DEVICE "ram0"
+
 void vfs_icache_init(void);
 struct inode **icache_grab_all(struct super_block *sb, unsigned long *n);
 unsigned long icache_prune_sb(struct super_block *sb);
@@ -39,7 +42,7 @@ struct super_block *vfs_root_sb(void)
 
 int vfs_mount_root(void)
 {
-	struct blockdev *bd = ramdisk_root();
+	struct blockdev *bd = bdev_lookup(ROOT_DEVICE);
 	if (!bd)
 		return -ENXIO;
 	mutex_lock(&mount_lock);
@@ -150,7 +153,7 @@ void vfs_start_flusher(void)
 void vfs_boot(void)
 {
 	vfs_init();
-	if (cmdline_get("vfs.noroot") || !ramdisk_root())
+	if (cmdline_get("vfs.noroot") || !bdev_lookup(ROOT_DEVICE))
 		return;
 	int err = vfs_mount_root();
 	if (err)

@@ -253,7 +253,7 @@ struct inode *shmem_create(u64 size);
 
 /* ------------------------------------------------------------ mount, sync */
 
-/* vfs_mount_root: mount the root file system from the root ramdisk (ext2). 0 or -errno. */
+/* vfs_mount_root: mount the root file system (ext2) from the block device ram0. 0 or -errno. */
 int vfs_mount_root(void);
 /* The root file system, or NULL if nothing is mounted. */
 struct super_block *vfs_root_sb(void);

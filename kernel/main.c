@@ -27,9 +27,10 @@
 #include "drivers/lapic.h"
 #include "drivers/acpi.h"
 #include "drivers/console.h"
-#include "fs/blockdev.h"
+#include "drivers/ramdisk.h"
 #include "drivers/rtc.h"
 #include "fs/vfs.h"
+#include "fs/blockdev.h"
 #include "kernel/user.h"
 #include "mm/gup.h"
 #include "kernel/uaccess.h"
@@ -90,6 +91,15 @@ static bool user_space_wanted(void)
 	return vfs_stat(NULL, init ? init : "/sbin/init", &st) == 0;
 }
 
+/* The root image, if GRUB loaded one, as the block device ram0: the driver
+ * hands it over, the block layer takes it (drivers sit below fs/). */
+static void register_root_device(void)
+{
+	struct blockdev *rd = ramdisk_probe();
+	if (rd)
+		bdev_register(rd);
+}
+
 static __noreturn void kmain_late(void)
 {
 	print_memory();
@@ -97,7 +107,7 @@ static __noreturn void kmain_late(void)
 	rcu_start_threads();
 	pagecache_init();
 	vmscan_init();
-	ramdisk_init();
+	register_root_device();
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();

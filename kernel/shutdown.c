@@ -14,7 +14,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/smp.h"
 #include "drivers/acpi.h"
-#include "fs/blockdev.h"
+#include "drivers/ramdisk.h"
 #include "fs/vfs.h"
 
 CMDLINE_KEY(dumpdisk, "dumpdisk",
@@ -42,16 +42,17 @@ void machine_halt_exit(int code)
  */
 static void __noreturn exit_for_dump(int status)
 {
-	struct blockdev *bd = ramdisk_root();
+	u64 phys, bytes;
+	bool have = ramdisk_extent(&phys, &bytes);
 
 	vfs_sync_all();
 	cli();
 	smp_halt_others();
 	/* A CPU the NMI stopped may have held the console lock: print without it. */
 	printk_panic_mode();
-	if (bd)
-		printk_raw("roundabout: ramdisk %#llx %llu", (unsigned long long)__pa(bd->base),
-			   (unsigned long long)(bd->nblocks * BLOCK_SIZE));
+	if (have)
+		printk_raw("roundabout: ramdisk %#llx %llu", (unsigned long long)phys,
+			   (unsigned long long)bytes);
 	else
 		printk_raw("roundabout: ramdisk none");
 	printk_raw("roundabout: exit %d", status & 255);

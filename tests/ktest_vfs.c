@@ -721,14 +721,13 @@ static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)
 		return false;
 	unsigned long blk = page->private;	/* ext2: the disk block + 1 */
 	put_page(page);
-	struct blockdev *bd = ramdisk_root();
-	if (!blk || blk - 1 >= bd->nblocks)
-		return false;
-	const u8 *disk = bd->base + (blk - 1) * BLOCK_SIZE;
-	for (u64 i = 0; i < BLOCK_SIZE; i++)
-		if (disk[i] != pat(seed, index * BLOCK_SIZE + i))
-			return false;
-	return true;
+	struct blockdev *bd = bdev_lookup("ram0");
+	u8 *disk = kmalloc(BLOCK_SIZE);
+	bool same = blk && disk && bdev_read_raw(bd, blk - 1, disk) == 0;	/* past the cache */
+	for (u64 i = 0; same && i < BLOCK_SIZE; i++)
+		same = disk[i] == pat(seed, index * BLOCK_SIZE + i);
+	kfree(disk);
+	return same;
 }
 
 KTEST(vfs_fsync_puts_data_on_the_disk)
