@@ -148,6 +148,7 @@ struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err)
 void vfs_getattr(struct inode *inode, struct kstat *st)
 {
 	mutex_lock(&inode->i_mutex);
+	st->dev = inode->sb->dev;
 	st->ino = inode->ino;
 	st->mode = inode->mode;
 	st->nlink = inode->nlink;

@@ -355,6 +355,8 @@ void proc_init(void)
 	proc_sb.s_op = &proc_sops;
 	proc_sb.rdonly = false;	/* each operation says no for itself (EACCES) */
 	proc_sb.name = "proc";
+	proc_sb.type = "proc";
+	proc_sb.dev = vfs_anon_dev();
 	int err = 0;
 	proc_root_inode = iget(&proc_sb, PROC_ROOT_INO, &err);
 	proc_sb.root = proc_root_inode;

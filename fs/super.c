@@ -40,6 +40,12 @@ struct super_block *vfs_root_sb(void)
 	return smp_load_acquire(&root_sb);
 }
 
+u32 vfs_anon_dev(void)
+{
+	static u32 last;	/* [A] relaxed: only uniqueness matters */
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 int vfs_mount_root(void)
 {
 	struct blockdev *bd = bdev_lookup(ROOT_DEVICE);
@@ -57,6 +63,7 @@ int vfs_mount_root(void)
 	}
 	init_rwsem(&sb->s_ns, "s_ns");
 	list_init(&sb->inodes);
+	sb->dev = bd->dev;
 	int err = ext2_fill_super(sb, bd);
 	if (!err) {
 		sb->root = iget(sb, EXT2_ROOT_INO, &err);

@@ -86,6 +86,7 @@ struct file;
 
 /* What stat returns (the kernel's own layout; syscalls convert). */
 struct kstat {
+	u64 dev;		/* the file system's device number (super_block.dev) */
 	u64 ino;
 	u32 mode, nlink, uid, gid;
 	u64 size;
@@ -151,6 +152,9 @@ struct super_block {
 						 * when the file system finds damage that
 						 * makes writing unsafe (ext2's errors=remount-ro) */
 	const char *name;			/* [I] "ext2 on ram0" */
+	const char *type;			/* [I] "ext2", "proc" */
+	u32 dev;				/* [I] st_dev: the block device's number,
+						 * or vfs_anon_dev()'s (fs/super.c) */
 	void *fs_info;				/* [I] the file system's own state */
 };
 
@@ -257,6 +261,9 @@ struct inode *shmem_create(u64 size);
 int vfs_mount_root(void);
 /* The root file system, or NULL if nothing is mounted. */
 struct super_block *vfs_root_sb(void);
+/* A device number of its own (0:N, as Linux numbers them) for a file system
+ * with no device (/proc, shared memory). Never sleeps. */
+u32 vfs_anon_dev(void);
 /* vfs_sync_all: write back every dirty page and inode of every mount. */
 void vfs_sync_all(void);
 /* vfs_unmount_root: sync, drop every cached inode and page, forget the mount
