@@ -1,11 +1,13 @@
 /*
- * super.c - the root mount, sync, unmount and the flusher thread.
+ * super.c - the root mount, sync, unmount and the flusher thread. The
+ * mount table itself, and the mounts on the root, are fs/namespace.c's.
  *
  * Dirty data reaches the disk four ways: the flusher thread every
  * vfs.flush_ms, sync (vfs_sync_all), fsync on one file, and reclaim (which
  * writes a dirty page back before it may evict it, mm/vmscan.c).
  */
 #include "fs/vfs.h"
+#include "fs/mount.h"
 #include "fs/ext2/ext2.h"
 #include "fs/blockdev.h"
 #include "mm/slab.h"
@@ -73,6 +75,10 @@ int vfs_mount_root(void)
 			sb->root = NULL;
 			err = -EUCLEAN;
 		}
+		if (sb->root && (err = mount_add_root(sb, bd->name))) {
+			iput(sb->root);
+			sb->root = NULL;
+		}
 		if (!sb->root) {
 			icache_prune_sb(sb);
 			sb->s_op->put_super(sb);
@@ -121,6 +127,7 @@ int vfs_unmount_root(void)
 		mutex_unlock(&mount_lock);
 		return -ENXIO;
 	}
+	mount_forget_below(sb);		/* /proc lets go of its directory */
 	if (!sb->rdonly)
 		sync_sb(sb);
 	/* Only the mount's own reference on the root may remain. */
@@ -129,6 +136,7 @@ int vfs_unmount_root(void)
 		mutex_unlock(&mount_lock);
 		return -EBUSY;
 	}
+	mount_forget_root();
 	smp_store_release(&root_sb, NULL);
 	iput(sb->root);
 	icache_prune_sb(sb);
@@ -156,7 +164,7 @@ void vfs_start_flusher(void)
 		kthread_run(flusher_main, NULL, "flusher");
 }
 
-/* Boot: mount the root ramdisk unless told not to. */
+/* Boot: mount the root ramdisk unless told not to, then /proc on it. */
 void vfs_boot(void)
 {
 	vfs_init();
@@ -165,5 +173,7 @@ void vfs_boot(void)
 	int err = vfs_mount_root();
 	if (err)
 		pr_err("vfs: the root file system did not mount (error %d); running without one", err);
+	else
+		vfs_mount_kernel_fs();
 	vfs_start_flusher();
 }

@@ -101,7 +101,10 @@ static int remount(void)
 	int err = vfs_unmount_root();
 	if (err)
 		return err;
-	return vfs_mount_root();
+	err = vfs_mount_root();
+	if (!err)
+		vfs_mount_kernel_fs();	/* as boot does: /proc again */
+	return err;
 }
 
 static bool exists(const char *path)
