@@ -17,10 +17,11 @@
 
 /*
  * O_DIRECT: the user's buffer is pinned (get_user_pages_fast, mm/gup.c)
- * and the disk blocks move straight between the ramdisk and the pinned
+ * and the disk blocks move straight between the block device (the file
+ * system's direct_block, bdev_read_raw/bdev_write_raw) and the pinned
  * pages, past the page cache - after writing back and dropping any
  * cached pages of the range, so cached and direct I/O stay coherent.
- * Offset, length and buffer must be 4096-aligned (the ramdisk's logical
+ * Offset, length and buffer must be 4096-aligned (the device's logical
  * block size), as Linux requires on a 4 KiB-sector device: else EINVAL.
  */
 #define DIRECT_CHUNK 64		/* pages pinned at a time */

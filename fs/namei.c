@@ -2,7 +2,10 @@
  * namei.c - from a path to an inode, and the operations on names.
  *
  * A path is walked one component at a time from the root ('/' first) or
- * from the caller's working directory. Each step holds the directory's
+ * from the caller's working directory. A step onto a directory something
+ * is mounted on lands on the mounted file system's root, and ".." from
+ * that root goes up from the directory it covers (fs/namespace.c): /proc
+ * is a file system of its own, /proc/.. is /. Each step holds the directory's
  * file system name space (sb->s_ns) for reading while the file system
  * looks the name up, then takes a reference on the inode it names (iget)
  * and lets go of the directory. Operations that change names (create,
@@ -25,6 +28,7 @@
  * lets go of it before the next component.
  */
 #include "fs/vfs.h"
+#include "fs/mount.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 #include "drivers/rtc.h"
@@ -46,20 +50,9 @@ static bool is_dotdot(const char *name, int len)
 	return len == 2 && name[0] == '.' && name[1] == '.';
 }
 
-/* One step: the inode `name` names in dir, with a reference. */
-static struct inode *step(struct inode *dir, const char *name, int len, int *err)
+/* The inode `name` names in dir's own file system, with a reference; no mounts crossed. */
+static struct inode *lookup_one(struct inode *dir, const char *name, int len, int *err)
 {
-	if (!S_ISDIR(dir->mode)) {
-		*err = -ENOTDIR;
-		return NULL;
-	}
-	struct super_block *root_sb = vfs_root_sb();
-	if (is_dotdot(name, len) && dir == proc_root() && root_sb)
-		return igrab(root_sb->root);		/* out of /proc */
-	if (root_sb && dir == root_sb->root && len == 4 && !memcmp(name, "proc", 4) && proc_root())
-		return igrab(proc_root());		/* into /proc (fs/proc.c) */
-	if (is_dot(name, len) || (is_dotdot(name, len) && dir == dir->sb->root))
-		return igrab(dir);
 	u32 ino;
 	down_read(&dir->sb->s_ns);
 	int e = dir->op->lookup(dir, name, len, &ino);
@@ -69,6 +62,47 @@ static struct inode *step(struct inode *dir, const char *name, int len, int *err
 		return NULL;
 	}
 	return iget(dir->sb, ino, err);
+}
+
+/*
+ * dir itself, or, when dir is the root of a mounted file system, the
+ * directory it covers (fs/namespace.c), repeated while that is a root too;
+ * a reference either way. Its ".." is the way up.
+ */
+static struct inode *leave_mounts(struct inode *dir)
+{
+	struct inode *cur = igrab(dir), *covered;
+	while (cur == cur->sb->root && (covered = mount_covered(cur))) {
+		iput(cur);
+		cur = covered;
+	}
+	return cur;
+}
+
+/* "..": out of a mounted file system through the directory it covers; "/.." is "/". */
+static struct inode *step_up(struct inode *dir, int *err)
+{
+	struct inode *cur = leave_mounts(dir);
+	if (cur == cur->sb->root)
+		return cur;		/* the root of everything (or of a forgotten mount) */
+	struct inode *up = lookup_one(cur, "..", 2, err);
+	iput(cur);
+	return up ? follow_mount(up) : NULL;
+}
+
+/* One step: the inode `name` names in dir, with a reference, mount points crossed. */
+static struct inode *step(struct inode *dir, const char *name, int len, int *err)
+{
+	if (!S_ISDIR(dir->mode)) {
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	if (is_dot(name, len))
+		return igrab(dir);
+	if (is_dotdot(name, len))
+		return step_up(dir, err);
+	struct inode *inode = lookup_one(dir, name, len, err);
+	return inode ? follow_mount(inode) : NULL;	/* onto what is mounted there */
 }
 
 /*
@@ -148,6 +182,7 @@ struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err)
 void vfs_getattr(struct inode *inode, struct kstat *st)
 {
 	mutex_lock(&inode->i_mutex);
+	st->dev = inode->sb->dev;
 	st->ino = inode->ino;
 	st->mode = inode->mode;
 	st->nlink = inode->nlink;
@@ -282,6 +317,8 @@ static int remove_name(struct inode *cwd, const char *path, bool want_dir)
 			err = -EISDIR;
 		else if (!want_dir && trailing)
 			err = -ENOTDIR;
+		else if (is_mountpoint(victim))
+			err = -EBUSY;		/* rmdir /proc */
 		else {
 			mutex_lock(&victim->i_mutex);
 			err = want_dir ? dir->op->rmdir(dir, last, len, victim)
@@ -441,6 +478,8 @@ int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, con
 		err = -ENOTDIR;
 	else if (over && !S_ISDIR(moved->mode) && S_ISDIR(over->mode))
 		err = -EISDIR;
+	else if (is_mountpoint(moved) || (over && is_mountpoint(over)))
+		err = -EBUSY;		/* a directory something is mounted on stays put */
 	else if (S_ISDIR(moved->mode) && (err = is_ancestor(moved, ndir)) > 0)
 		err = -EINVAL;		/* into its own subtree */
 	if (err)
@@ -511,7 +550,7 @@ struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags
 		*err = -EEXIST;
 		return NULL;
 	}
-	return inode;
+	return inode && existed ? follow_mount(inode) : inode;
 }
 
 struct name_of {
@@ -550,15 +589,25 @@ int vfs_getcwd(struct inode *dir, char *buf, int size)
 	int len = 0, err = 0;
 	struct inode *cur = igrab(dir);
 	while (cur && cur != sb->root) {
-		struct inode *up = step(cur, "..", 2, &err);
+		/* A mounted root is named by the directory it covers. */
+		struct inode *named = leave_mounts(cur);
+		iput(cur);
+		cur = named;
+		if (cur == sb->root)
+			break;
+		if (cur == cur->sb->root) {
+			err = -ENOENT;	/* a file system no longer mounted anywhere */
+			break;
+		}
+		struct inode *up = lookup_one(cur, "..", 2, &err);	/* its own file system's parent */
 		if (!up)
 			break;
 		n->ino = cur->ino;
 		n->found = false;
 		u64 pos = 0;
-		down_read(&sb->s_ns);
+		down_read(&up->sb->s_ns);
 		err = up->op->readdir(up, &pos, find_ino, n);
-		up_read(&sb->s_ns);
+		up_read(&up->sb->s_ns);
 		iput(cur);
 		cur = up;
 		if (!err && !n->found)

@@ -16,9 +16,13 @@
  *                    a canary data page (kernel/khash.c): unchanged by any
  *                    system call, whatever pointers it was given
  *
- * /proc is a small file system of its own, reached from the root
- * directory's name "proc" (namei.c); its files are read from a snapshot
- * taken at open, so a reader sees one consistent set of numbers.
+ *   /proc/mounts     the mount table, "source mountpoint type rw 0 0"
+ *                    per mount, as Linux writes it (fs/namespace.c)
+ *
+ * /proc is a small file system of its own, mounted at boot on the root
+ * file system's directory /proc (fs/namespace.c); its files are read
+ * from a snapshot taken at open, so a reader sees one consistent set of
+ * numbers.
  */
 #include "fs/vfs.h"
 #include "mm/slab.h"
@@ -117,6 +121,11 @@ static int show_lockdep(char *buf, int size)
 	return lockdep_show(buf, size);
 }
 
+static int show_mounts(char *buf, int size)
+{
+	return vfs_mounts_show(buf, size);
+}
+
 static const struct proc_entry entries[] = {
 	{ "fail-nth", FAIL_NTH_INO, show_fail_nth },
 	{ "gup", 6, show_gup },
@@ -125,6 +134,7 @@ static const struct proc_entry entries[] = {
 	{ "kmsg", 5, show_kmsg },
 	{ "lockdep", 8, show_lockdep },
 	{ "meminfo", 2, show_meminfo },
+	{ "mounts", 11, show_mounts },
 	{ "pagecache", 3, show_pagecache },
 	{ "vm", 4, show_vm },
 };
@@ -343,9 +353,9 @@ static int proc_open(struct file *f)
 	return 0;
 }
 
-struct inode *proc_root(void)
+struct super_block *proc_super(void)
 {
-	return proc_root_inode;
+	return &proc_sb;
 }
 
 void proc_init(void)
@@ -355,6 +365,8 @@ void proc_init(void)
 	proc_sb.s_op = &proc_sops;
 	proc_sb.rdonly = false;	/* each operation says no for itself (EACCES) */
 	proc_sb.name = "proc";
+	proc_sb.type = "proc";
+	proc_sb.dev = vfs_anon_dev();
 	int err = 0;
 	proc_root_inode = iget(&proc_sb, PROC_ROOT_INO, &err);
 	proc_sb.root = proc_root_inode;

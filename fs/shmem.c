@@ -71,6 +71,8 @@ void shmem_init(void)
 {
 	shmem_cache = kmem_cache_create("shmem_inode", sizeof(struct inode), 8);
 	init_rwsem(&shmem_sb.s_ns, "s_ns");
+	shmem_sb.type = "tmpfs";
+	shmem_sb.dev = vfs_anon_dev();
 	list_init(&shmem_sb.inodes);
 }
 

@@ -22,7 +22,7 @@ struct linux_stat {
 static long put_stat(u64 ubuf, struct kstat *k)
 {
 	struct linux_stat st = {
-		.dev = 0x800, .ino = k->ino, .nlink = k->nlink, .mode = k->mode, .uid = k->uid,
+		.dev = k->dev, .ino = k->ino, .nlink = k->nlink, .mode = k->mode, .uid = k->uid,
 		.gid = k->gid, .size = (s64)k->size, .blksize = k->blksize,
 		.blocks = (s64)k->blocks, .atime = k->atime, .mtime = k->mtime, .ctime = k->ctime,
 	};

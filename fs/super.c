@@ -1,13 +1,15 @@
 /*
- * super.c - the root mount, sync, unmount and the flusher thread.
+ * super.c - the root mount, sync, unmount and the flusher thread. The
+ * mount table itself, and the mounts on the root, are fs/namespace.c's.
  *
  * Dirty data reaches the disk four ways: the flusher thread every
  * vfs.flush_ms, sync (vfs_sync_all), fsync on one file, and reclaim (which
  * writes a dirty page back before it may evict it, mm/vmscan.c).
  */
 #include "fs/vfs.h"
+#include "fs/mount.h"
 #include "fs/ext2/ext2.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 #include "mm/slab.h"
 #include "kernel/sched.h"
 #include "kernel/wait.h"
@@ -18,6 +20,8 @@
 CMDLINE_KEY(vfs_flush_ms, "vfs.flush_ms", "flusher: write dirty pages back every N ms (default 5000; 0: never)");
 CMDLINE_KEY(vfs_noroot, "vfs.noroot", "do not mount the root ramdisk at boot");
 
+/* The block device the root file system is on: the ramdisk (drivers/ramdisk.c). */
+#define ROOT_DEVICE "ram0"
 
 static struct super_block *root_sb;	/* [A] NULL when nothing is mounted */
 static DEFINE_MUTEX(mount_lock);	/* mount, unmount and sync are serial */
@@ -34,9 +38,15 @@ struct super_block *vfs_root_sb(void)
 	return smp_load_acquire(&root_sb);
 }
 
+u32 vfs_anon_dev(void)
+{
+	static u32 last;	/* [A] relaxed: only uniqueness matters */
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 int vfs_mount_root(void)
 {
-	struct blockdev *bd = ramdisk_root();
+	struct blockdev *bd = bdev_lookup(ROOT_DEVICE);
 	if (!bd)
 		return -ENXIO;
 	mutex_lock(&mount_lock);
@@ -51,6 +61,7 @@ int vfs_mount_root(void)
 	}
 	init_rwsem(&sb->s_ns, "s_ns");
 	list_init(&sb->inodes);
+	sb->dev = bd->dev;
 	int err = ext2_fill_super(sb, bd);
 	if (!err) {
 		sb->root = iget(sb, EXT2_ROOT_INO, &err);
@@ -59,6 +70,10 @@ int vfs_mount_root(void)
 			iput(sb->root);
 			sb->root = NULL;
 			err = -EUCLEAN;
+		}
+		if (sb->root && (err = mount_add_root(sb, bd->name))) {
+			iput(sb->root);
+			sb->root = NULL;
 		}
 		if (!sb->root) {
 			icache_prune_sb(sb);
@@ -108,6 +123,7 @@ int vfs_unmount_root(void)
 		mutex_unlock(&mount_lock);
 		return -ENXIO;
 	}
+	mount_forget_below(sb);		/* /proc lets go of its directory */
 	if (!sb->rdonly)
 		sync_sb(sb);
 	/* Only the mount's own reference on the root may remain. */
@@ -116,6 +132,7 @@ int vfs_unmount_root(void)
 		mutex_unlock(&mount_lock);
 		return -EBUSY;
 	}
+	mount_forget_root();
 	smp_store_release(&root_sb, NULL);
 	iput(sb->root);
 	icache_prune_sb(sb);
@@ -143,14 +160,16 @@ void vfs_start_flusher(void)
 		kthread_run(flusher_main, NULL, "flusher");
 }
 
-/* Boot: mount the root ramdisk unless told not to. */
+/* Boot: mount the root ramdisk unless told not to, then /proc on it. */
 void vfs_boot(void)
 {
 	vfs_init();
-	if (cmdline_get("vfs.noroot") || !ramdisk_root())
+	if (cmdline_get("vfs.noroot") || !bdev_lookup(ROOT_DEVICE))
 		return;
 	int err = vfs_mount_root();
 	if (err)
 		pr_err("vfs: the root file system did not mount (error %d); running without one", err);
+	else
+		vfs_mount_kernel_fs();
 	vfs_start_flusher();
 }

@@ -2,10 +2,12 @@
  * vfs.h - the virtual file system: inodes, open files, descriptor tables,
  * path walk, and the operations a file system provides.
  *
- * One file system is mounted, at "/" (ext2 on the root ramdisk). The VFS
- * owns what every file system shares: the inode cache (one struct inode
- * per (super_block, ino), found by hash), open files with their offsets,
- * descriptor tables, and the walk from a path to an inode. A file system
+ * The root file system ("/", ext2 on the ramdisk) and the ones mounted on
+ * its directories (/proc) form one tree: the mount table (fs/mount.h) says
+ * which file system covers which directory. The VFS owns what every file
+ * system shares: the inode cache (one struct inode per (super_block, ino),
+ * found by hash), open files with their offsets, descriptor tables, the
+ * mount table, and the walk from a path to an inode. A file system
  * owns the on-disk format and provides super_operations (inode life) and
  * inode_operations (names and sizes). File data always moves through the
  * page cache: vfs_read is filemap_read on the inode's address_space; writes
@@ -14,6 +16,8 @@
  * Locks, in the order they nest (the quoted names are lockdep classes,
  * kernel/lockdep.h, so the order is checked at run time):
  *   'mount_lock' (mutex) mounting and unmounting the root; outside all.
+ *   'namespace_lock' (mutex) changes to the mount table (fs/namespace.c);
+ *                      path walks read the table under RCU instead.
  *   file->pos_lock ('pos_lock', mutex) one open file's offset: read, write,
  *                      lseek and readdir; before the two below.
  *   sb->s_ns ('s_ns', rwsem) the name space of one file system: path
@@ -86,6 +90,7 @@ struct file;
 
 /* What stat returns (the kernel's own layout; syscalls convert). */
 struct kstat {
+	u64 dev;		/* the file system's device number (super_block.dev) */
 	u64 ino;
 	u32 mode, nlink, uid, gid;
 	u64 size;
@@ -151,6 +156,9 @@ struct super_block {
 						 * when the file system finds damage that
 						 * makes writing unsafe (ext2's errors=remount-ro) */
 	const char *name;			/* [I] "ext2 on ram0" */
+	const char *type;			/* [I] "ext2", "proc": /proc/mounts */
+	u32 dev;				/* [I] st_dev: the block device's number,
+						 * or vfs_anon_dev()'s (fs/super.c) */
 	void *fs_info;				/* [I] the file system's own state */
 };
 
@@ -253,26 +261,47 @@ struct inode *shmem_create(u64 size);
 
 /* ------------------------------------------------------------ mount, sync */
 
-/* vfs_mount_root: mount the root file system from the root ramdisk (ext2). 0 or -errno. */
+/* vfs_mount_root: mount the root file system (ext2) from the block device ram0. 0 or -errno. */
 int vfs_mount_root(void);
 /* The root file system, or NULL if nothing is mounted. */
 struct super_block *vfs_root_sb(void);
+/* A device number of its own (0:N, as Linux numbers them) for a file system
+ * with no device (/proc, shared memory). Never sleeps. */
+u32 vfs_anon_dev(void);
 /* vfs_sync_all: write back every dirty page and inode of every mount. */
 void vfs_sync_all(void);
-/* vfs_unmount_root: sync, drop every cached inode and page, forget the mount
- * (tests remount to read back what they wrote). 0, or -EBUSY if inodes are in use. */
+/* vfs_unmount_root: forget the mounts on the root (/proc), sync, drop every
+ * cached inode and page, forget the root mount (tests remount to read back
+ * what they wrote). 0, or -EBUSY if inodes are in use. */
 int vfs_unmount_root(void);
 /* The flusher thread: writes dirty data back every vfs.flush_ms (default 5000). */
 void vfs_start_flusher(void);
+
+/*
+ * vfs_mount: mount sb on the directory path (fs/namespace.c); the walk then
+ * finds sb's root there, and ".." from it leads out. source names the
+ * device in /proc/mounts. 0, or -ENOENT/-ENOTDIR (no directory there),
+ * -EBUSY (something is mounted there, or sb is mounted already). There is
+ * no umount. May sleep.
+ */
+int vfs_mount(struct super_block *sb, const char *path, const char *source);
+/* Mount the kernel's own file systems on the root (/proc); what boot does
+ * after the root mount. A missing directory is reported, not fatal: 0 or -errno. */
+int vfs_mount_kernel_fs(void);
+/* /proc/mounts: one line per mount, "source mountpoint type rw|ro 0 0"; its length. */
+int vfs_mounts_show(char *buf, int size);
 
 /* ------------------------------------------------------------ path operations */
 
 /*
  * Path operations resolve `path` from `cwd` (NULL: the root) when it does
  * not start with '/'. Repeated slashes are one; "." stays; ".." goes up
- * (".." at the root is the root). Errors: ENOENT, ENOTDIR (a component is
- * not a directory, or a trailing slash on a file), ENAMETOOLONG (a name
- * over NAME_MAX bytes or a path of PATH_MAX or more), EINVAL (empty path).
+ * (".." at the root is the root). A directory something is mounted on
+ * stands for the mounted file system's root, and ".." from that root is
+ * the parent of the directory it covers (fs/mount.h). Errors: ENOENT,
+ * ENOTDIR (a component is not a directory, or a trailing slash on a file),
+ * ENAMETOOLONG (a name over NAME_MAX bytes or a path of PATH_MAX or more),
+ * EINVAL (empty path).
  */
 struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err);
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
@@ -353,13 +382,14 @@ struct file *pipe_create(struct file **write_end, unsigned flags);
 /* file_is_tty (drivers/tty.c): whether f is the console. */
 bool file_is_tty(struct file *f);
 
-/* /proc (fs/proc.c): its root directory, reached from the root's name "proc". */
-struct inode *proc_root(void);
+/* /proc (fs/proc.c): its super_block, mounted on /proc at boot (vfs_mount_kernel_fs). */
+struct super_block *proc_super(void);
 void proc_init(void);
 
 /* Boot: the inode cache. */
 void vfs_init(void);
-/* Boot: vfs_init, mount the root ramdisk (unless vfs.noroot), start the flusher. */
+/* Boot: vfs_init, mount the root ramdisk (unless vfs.noroot) and /proc on it,
+ * start the flusher. */
 void vfs_boot(void);
 
 #endif

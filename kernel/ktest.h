@@ -23,7 +23,8 @@
  *
  * Guards, first thing in a test that needs what only some boots have:
  * KT_REQUIRE_ROOT() (the root file system mounted: qemu-run --image),
- * KT_REQUIRE_RAMDISK() (a root image as the ramdisk, mounted or not) and
+ * KT_REQUIRE_RAMDISK() (a root image as the block device ram0, mounted or
+ * not) and
  * the general KT_NEEDS(cond, what). Without it the test fails at once with
  * "not ok N name: needs WHAT" (no file and line: the boot lacked something,
  * the code under test did not go wrong), so ktest=* on a bare boot reports
@@ -95,11 +96,11 @@ bool ktest_failed(void);
 		}                                                              \
 	} while (0)
 
-/* The test file includes fs/vfs.h (root) or drivers/ramdisk.h (ramdisk):
+/* The test file includes fs/vfs.h (root) or fs/blockdev.h (ramdisk):
  * the tests sit above every floor, ktest.h below them, so it only names
  * the calls. */
 #define KT_REQUIRE_ROOT() KT_NEEDS(vfs_root_sb() != NULL, "--image")
-#define KT_REQUIRE_RAMDISK() KT_NEEDS(ramdisk_root() != NULL, "--image")
+#define KT_REQUIRE_RAMDISK() KT_NEEDS(bdev_lookup("ram0") != NULL, "--image")
 
 #define KT_EQ(a, b) __KT_CMP(a, ==, b)
 #define KT_NE(a, b) __KT_CMP(a, !=, b)

@@ -31,6 +31,7 @@
 #include "drivers/ramdisk.h"
 #include "drivers/rtc.h"
 #include "fs/vfs.h"
+#include "fs/blockdev.h"
 #include "kernel/user.h"
 #include "mm/gup.h"
 #include "kernel/uaccess.h"
@@ -90,16 +91,17 @@ CMDLINE_KEY(dumpdisk, "dumpdisk",
  */
 static void __noreturn exit_for_dump(int status)
 {
-	struct blockdev *bd = ramdisk_root();
+	u64 phys, bytes;
+	bool have = ramdisk_extent(&phys, &bytes);
 
 	vfs_sync_all();
 	cli();
 	smp_halt_others();
 	/* A CPU the NMI stopped may have held the console lock: print without it. */
 	printk_panic_mode();
-	if (bd)
-		printk_raw("roundabout: ramdisk %#llx %llu", (unsigned long long)__pa(bd->base),
-			   (unsigned long long)(bd->nblocks * BLOCK_SIZE));
+	if (have)
+		printk_raw("roundabout: ramdisk %#llx %llu", (unsigned long long)phys,
+			   (unsigned long long)bytes);
 	else
 		printk_raw("roundabout: ramdisk none");
 	printk_raw("roundabout: exit %d", status & 255);
@@ -116,6 +118,15 @@ static bool user_space_wanted(void)
 	return vfs_stat(NULL, init ? init : "/sbin/init", &st) == 0;
 }
 
+/* The root image, if GRUB loaded one, as the block device ram0: the driver
+ * hands it over, the block layer takes it (drivers sit below fs/). */
+static void register_root_device(void)
+{
+	struct blockdev *rd = ramdisk_probe();
+	if (rd)
+		bdev_register(rd);
+}
+
 static __noreturn void kmain_late(void)
 {
 	print_memory();
@@ -123,7 +134,7 @@ static __noreturn void kmain_late(void)
 	rcu_start_threads();
 	pagecache_init();
 	vmscan_init();
-	ramdisk_init();
+	register_root_device();
 	lapic_timer_start_periodic(HZ);
 	console_input_init();
 	sti();

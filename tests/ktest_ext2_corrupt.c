@@ -12,7 +12,7 @@
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "fs/vfs.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 CMDLINE_KEY(test_corrupt, "test.corrupt", "ext2_corrupt_image: which damage the image has");
 

@@ -21,7 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "fs/vfs.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 CMDLINE_KEY(test_fuzz_blocks, "test.fuzz_blocks", "ext2_fuzz_batch: blocks per image in the module");
 CMDLINE_KEY(test_fuzz_first, "test.fuzz_first", "ext2_fuzz_batch: the image to start at");
@@ -165,7 +165,7 @@ static bool one_image(struct blockdev *bd, u64 i, u64 blocks)
 {
 	struct fuzz z = { 0 };
 	printk_raw("fuzz-image %llu: begin", (unsigned long long)i);
-	int err = ramdisk_set_window(bd, i * blocks, blocks);
+	int err = bdev_set_window(bd, i * blocks, blocks);
 	if (err) {
 		printk_raw("fuzz-image %llu: cannot be put on the device (%d)",
 			   (unsigned long long)i, err);
@@ -197,13 +197,13 @@ static bool one_image(struct blockdev *bd, u64 i, u64 blocks)
 KTEST_BOOT(ext2_fuzz_batch)
 {
 	KT_REQUIRE_RAMDISK();
-	struct blockdev *bd = ramdisk_root();
+	struct blockdev *bd = bdev_lookup("ram0");
 	u64 blocks = cmdline_get_u64("test.fuzz_blocks", 0);
 	u64 first = cmdline_get_u64("test.fuzz_first", 0);
 	KT_NULL(vfs_root_sb());			/* booted with vfs.noroot */
 	KT_GT(blocks, 0);
-	KT_EQ(bd->module_blocks % blocks, 0);
-	u64 count = bd->module_blocks / blocks;
+	KT_EQ(bdev_capacity(bd) % blocks, 0);
+	u64 count = bdev_capacity(bd) / blocks;
 	for (u64 i = first; i < count; i++)
 		KT_ASSERT(one_image(bd, i, blocks));
 	printk_raw("fuzz-batch: images %llu to %llu done", (unsigned long long)first,

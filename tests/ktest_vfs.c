@@ -101,7 +101,10 @@ static int remount(void)
 	int err = vfs_unmount_root();
 	if (err)
 		return err;
-	return vfs_mount_root();
+	err = vfs_mount_root();
+	if (!err)
+		vfs_mount_kernel_fs();	/* as boot does: /proc again */
+	return err;
 }
 
 static bool exists(const char *path)
@@ -711,7 +714,7 @@ KTEST(vfs_concurrent_creates_renames_and_writes)
 	KT_EQ(free_inodes(), ifree0);
 }
 
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 /* The bytes of file block `index` as they are on the disk itself. */
 static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)
@@ -721,14 +724,13 @@ static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)
 		return false;
 	unsigned long blk = page->private;	/* ext2: the disk block + 1 */
 	put_page(page);
-	struct blockdev *bd = ramdisk_root();
-	if (!blk || blk - 1 >= bd->nblocks)
-		return false;
-	const u8 *disk = bd->base + (blk - 1) * BLOCK_SIZE;
-	for (u64 i = 0; i < BLOCK_SIZE; i++)
-		if (disk[i] != pat(seed, index * BLOCK_SIZE + i))
-			return false;
-	return true;
+	struct blockdev *bd = bdev_lookup("ram0");
+	u8 *disk = kmalloc(BLOCK_SIZE);
+	bool same = blk && disk && bdev_read_raw(bd, blk - 1, disk) == 0;	/* past the cache */
+	for (u64 i = 0; same && i < BLOCK_SIZE; i++)
+		same = disk[i] == pat(seed, index * BLOCK_SIZE + i);
+	kfree(disk);
+	return same;
 }
 
 KTEST(vfs_fsync_puts_data_on_the_disk)

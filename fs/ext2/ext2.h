@@ -37,7 +37,7 @@
 #define FS_EXT2_H
 
 #include "fs/vfs.h"
-#include "drivers/ramdisk.h"
+#include "fs/blockdev.h"
 
 #define EXT2_MAGIC 0xEF53
 #define EXT2_ROOT_INO 2

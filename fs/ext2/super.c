@@ -235,6 +235,7 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 		return -ENOMEM;
 	sbi->bd = bd;
 	sbi->sb = sb;
+	sb->type = "ext2";
 	snprintf(sbi->name, sizeof(sbi->name), "ext2 on %s", bd->name);
 	mutex_init(&sbi->alloc_lock, "ext2_alloc");
 	sbi->sb_page = bdev_read_block(bd, 0, &err);
