@@ -14,6 +14,7 @@
  * expands $? after false has run. The shell itself writes only with
  * write(2) and unbuffered stderr, so fork() never copies pending output.
  */
+#include <dirent.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -462,14 +463,36 @@ static int bi_status(int argc, char **argv)
 	return !strcmp(argv[0], "false");
 }
 
+static int bi_help(int argc, char **argv);
+
 static const struct builtin {
 	const char *name;
 	int (*fn)(int, char **);
 } builtins[] = {
 	{ "cd", bi_cd }, { "exit", bi_exit }, { "export", bi_export },
 	{ "pwd", bi_pwd }, { "wait", bi_wait }, { "true", bi_status },
-	{ "false", bi_status }, { ":", bi_status },
+	{ "false", bi_status }, { ":", bi_status }, { "help", bi_help },
 };
+
+/* help: the builtins, and the programs in /bin (each takes --help). */
+static int bi_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("builtins:");
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		printf(" %s", builtins[i].name);
+	printf("\nprograms in /bin:");
+	DIR *d = opendir("/bin");
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.')
+			printf(" %s", e->d_name);
+	if (d)
+		closedir(d);
+	printf("\nEach program says how to use it with --help; `exit N` ends the shell\n"
+	       "(and, for the first shell, the machine, with status N).\n");
+	return 0;
+}
 
 static const struct builtin *find_builtin(const char *name)
 {
@@ -682,7 +705,7 @@ static void usage(void)
 	       "       sh -c STRING [ARG0 [ARG...]]\n"
 	       "Runs commands from FILE, from STRING, or from standard input.\n"
 	       "Supports quotes, ; & | < > >> N> N>&M, $? $$ $! $# $0-$9 $NAME,\n"
-	       "and the builtins cd exit export pwd wait true false.\n");
+	       "and the builtins cd exit export pwd wait true false help.\n");
 }
 
 int main(int argc, char **argv)
