@@ -1,7 +1,8 @@
 /*
  * names.c - the system calls on names and attributes: mkdir, rmdir,
  * unlink, rename, link, readlink, truncate, ftruncate, chmod and chown
- * (accepted, not stored: ext2 here keeps no owners), umask, and the
+ * (accepted, not stored: ext2 here keeps no owners), umask (applied to
+ * every new file and directory), and the
  * current directory (chdir, fchdir, getcwd).
  */
 #include "fs/syscalls.h"
@@ -27,7 +28,10 @@ static long with_path(int dirfd, u64 upath, int (*op)(struct inode *, const char
 	return err;
 }
 
-static int op_mkdir(struct inode *b, const char *p, u64 mode) { return vfs_mkdir(b, p, (u32)mode & ~022); }
+static int op_mkdir(struct inode *b, const char *p, u64 mode)
+{
+	return vfs_mkdir(b, p, (u32)mode & 07777 & ~current_umask());
+}
 static int op_rmdir(struct inode *b, const char *p, u64 unused) { return vfs_rmdir(b, p); }
 static int op_unlink(struct inode *b, const char *p, u64 unused) { return vfs_unlink(b, p); }
 static int op_truncate(struct inode *b, const char *p, u64 size)
@@ -104,7 +108,10 @@ SYSCALL_DEFINE2(fchmod, int, fd, u64, mode)
 	return 0;
 }
 
-SYSCALL_DEFINE1(umask, u64, mask) { return 022; }
+SYSCALL_DEFINE1(umask, u32, mask)
+{
+	return __atomic_exchange_n(&current_proc()->umask, mask & 0777, __ATOMIC_RELAXED);
+}
 
 SYSCALL_DEFINE2(ftruncate, int, fd, u64, length)
 {

@@ -11,6 +11,11 @@
 #include "kernel/string.h"
 #include "mm/slab.h"
 
+u32 current_umask(void)
+{
+	return __atomic_load_n(&current_proc()->umask, __ATOMIC_RELAXED);
+}
+
 struct files_struct *current_files(void)
 {
 	return current_proc()->files;
@@ -61,7 +66,7 @@ static long do_openat(int dirfd, u64 upath, unsigned flags, u32 mode)
 	if (!path)
 		return err;
 	struct inode *base = base_dir(dirfd, path, &err);
-	struct file *f = base ? vfs_open(base, path, flags, mode & ~022, &err) : NULL;
+	struct file *f = base ? vfs_open(base, path, flags, mode & 07777 & ~current_umask(), &err) : NULL;
 	iput(base);
 	kfree(path);
 	if (!f)

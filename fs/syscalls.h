@@ -13,6 +13,8 @@
 #define AT_REMOVEDIR 0x200
 #define AT_EMPTY_PATH 0x1000
 
+/* The calling process's umask (the bits a new file's mode loses). */
+u32 current_umask(void);
 /* The calling process's descriptor table. */
 struct files_struct *current_files(void);
 /* Copy a path from user memory: a kmalloc'd string, or NULL and *err. */

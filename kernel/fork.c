@@ -240,6 +240,7 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 			atomic_inc(&parent->files->count);
 		spin_lock(&proc_lock);
 		p->cwd = igrab(parent->cwd);
+		p->umask = __atomic_load_n(&parent->umask, __ATOMIC_RELAXED);
 		memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
 		memcpy(p->comm, parent->comm, sizeof(p->comm));
 		spin_unlock(&proc_lock);
@@ -358,6 +359,7 @@ int spawn_init(void)
 	init_proc = p;
 	p->files = files_alloc();
 	p->cwd = igrab(vfs_root_sb()->root);
+	p->umask = 022;			/* as Linux starts init */
 	init_waitqueue_head(&reaper_wq);
 	kthread_run(reaper_main, NULL, "reaper");
 	alarm_init();

@@ -89,6 +89,8 @@ struct process {
 	struct k_sigaction sigaction[NSIG];	/* [L:proc_lock] written and copied whole under
 						 * it; .handler alone: READ_ONCE */
 	char comm[16];				/* [L:proc_lock] its program's name (exec) */
+	u32 umask;				/* [A] permission bits new files and
+						 * directories do not get (umask(2)) */
 	u64 pending;				/* [A] signals sent to the process */
 	atomic_t refcount;			/* [A] threads + the parent's link */
 };
