@@ -9,6 +9,7 @@
 #include "kernel/user.h"
 #include "kernel/task.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/trap.h"
 #include "kernel/uaccess.h"
 #include "kernel/string.h"
@@ -54,6 +55,28 @@ SYSCALL_DEFINE2(arch_prctl, u64, code, u64, addr)
 		return put_user_u64((void *)addr, rdmsr(MSR_FS_BASE));
 	}
 	return -EINVAL;
+}
+
+/*
+ * sched_getaffinity: the CPUs a thread may run on. User threads may run on
+ * every online CPU (sched_setaffinity is not supported), so this is the
+ * online set, as a mask of one 64-bit word: the size Linux returns when it
+ * is built for at most 64 CPUs. nproc and sysconf(_SC_NPROCESSORS_ONLN)
+ * count its bits.
+ */
+SYSCALL_DEFINE3(sched_getaffinity, int, pid, u64, len, uaddr_t, umask)
+{
+	if (len < sizeof(u64) || (len & (sizeof(u64) - 1)))
+		return -EINVAL;
+	if (pid < 0)
+		return -ESRCH;
+	if (pid && pid != current_task()->tid && pid != current_proc()->pid && do_kill(pid, 0))
+		return -ESRCH;		/* signal 0: only whether it exists */
+	int n = num_online_cpus();
+	u64 mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+	if (copy_to_user((void *)umask, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
 }
 
 SYSCALL_DEFINE0(sched_yield)

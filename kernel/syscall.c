@@ -93,6 +93,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_tkill]            = sys_tkill,
 	[__NR_time]             = sys_time,
 	[__NR_futex]            = sys_futex,
+	[__NR_sched_getaffinity] = sys_sched_getaffinity,
 	[__NR_getdents64]       = sys_getdents64,
 	[__NR_set_tid_address]  = sys_set_tid_address,
 	[__NR_clock_gettime]    = sys_clock_gettime,

@@ -143,6 +143,7 @@ long sys_rmdir(const struct syscall_args *args);
 long sys_rt_sigaction(const struct syscall_args *args);
 long sys_rt_sigprocmask(const struct syscall_args *args);
 long sys_rt_sigreturn(const struct syscall_args *args);
+long sys_sched_getaffinity(const struct syscall_args *args);
 long sys_sched_yield(const struct syscall_args *args);
 long sys_set_robust_list(const struct syscall_args *args);
 long sys_set_tid_address(const struct syscall_args *args);
