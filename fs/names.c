@@ -12,6 +12,8 @@
 #include "kernel/uaccess.h"
 #include "kernel/string.h"
 #include "mm/slab.h"
+#include "drivers/rtc.h"
+#include "kernel/time.h"
 
 /* Run op(base, path) for a *at() call. */
 static long with_path(int dirfd, u64 upath, int (*op)(struct inode *, const char *, u64), u64 arg)
@@ -174,4 +176,80 @@ SYSCALL_DEFINE2(getcwd, uaddr_t, ubuf, u64, size)
 	}
 	kfree(buf);
 	return r;
+}
+
+/* ------------------------------------------------------------ file times */
+
+#define UTIME_NOW ((1L << 30) - 1)
+#define UTIME_OMIT ((1L << 30) - 2)
+
+/* One of utimensat's two times: *out, or false if it is left as it is. */
+static bool pick_time(const struct timespec *t, u64 now, u64 *out)
+{
+	if (!t || t->nsec == UTIME_NOW) {
+		*out = now;
+		return true;
+	}
+	if (t->nsec == UTIME_OMIT)
+		return false;
+	*out = (u64)t->sec;
+	return true;
+}
+
+/*
+ * utimensat: set a file's access and modification times (touch). times
+ * NULL: both now; each may be UTIME_NOW or UTIME_OMIT. A NULL path means
+ * the file dirfd is open on (futimens). Times are kept in whole seconds,
+ * as ext2 keeps them. There are no symbolic links, so AT_SYMLINK_NOFOLLOW
+ * changes nothing.
+ */
+SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, flags)
+{
+	struct timespec ts[2];
+	if (flags & ~AT_SYMLINK_NOFOLLOW)
+		return -EINVAL;
+	if (utimes) {
+		if (copy_from_user(ts, (void *)utimes, sizeof(ts)))
+			return -EFAULT;
+		for (int i = 0; i < 2; i++)
+			if ((ts[i].nsec < 0 || ts[i].nsec >= 1000000000) &&
+			    ts[i].nsec != UTIME_NOW && ts[i].nsec != UTIME_OMIT)
+				return -EINVAL;
+	}
+	int err = 0;
+	struct inode *inode;
+	if (!upath) {
+		struct file *f = fd_get(current_files(), dirfd);
+		if (!f)
+			return -EBADF;
+		inode = f->inode ? igrab(f->inode) : NULL;
+		file_put(f);
+		if (!inode)
+			return -EPERM;		/* a pipe or the console: no times to set here */
+	} else {
+		char *path = get_path(upath, &err);
+		if (!path)
+			return err;
+		struct inode *base = base_dir(dirfd, path, &err);
+		inode = base ? vfs_lookup(base, path, &err) : NULL;
+		iput(base);
+		kfree(path);
+		if (!inode)
+			return err;
+	}
+	if (inode->sb->rdonly) {
+		iput(inode);
+		return -EROFS;
+	}
+	u64 now = wall_seconds(), t;
+	mutex_lock(&inode->i_mutex);
+	if (pick_time(utimes ? &ts[0] : NULL, now, &t))
+		inode->atime = t;
+	if (pick_time(utimes ? &ts[1] : NULL, now, &t))
+		inode->mtime = t;
+	inode->ctime = now;
+	err = mark_inode_dirty(inode);
+	mutex_unlock(&inode->i_mutex);
+	iput(inode);
+	return err;
 }

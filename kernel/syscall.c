@@ -112,6 +112,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_fchmodat]         = sys_fchmodat,
 	[__NR_faccessat]        = sys_faccessat,
 	[__NR_set_robust_list]  = sys_set_robust_list,
+	[__NR_utimensat]        = sys_utimensat,
 	[__NR_dup3]             = sys_dup3,
 	[__NR_pipe2]            = sys_pipe2,
 	[__NR_preadv]           = sys_preadv,

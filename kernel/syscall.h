@@ -162,6 +162,7 @@ long sys_uname(const struct syscall_args *args);
 long sys_unlink(const struct syscall_args *args);
 long sys_unlinkat(const struct syscall_args *args);
 long sys_wait4(const struct syscall_args *args);
+long sys_utimensat(const struct syscall_args *args);
 long sys_write(const struct syscall_args *args);
 long sys_writev(const struct syscall_args *args);
 
