@@ -14,6 +14,7 @@
 #include "kernel/uaccess.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
+#include "kernel/random.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"
 #include "kernel/wait.h"
@@ -233,20 +234,13 @@ SYSCALL_DEFINE4(prlimit64, u64, pid, int, resource, uaddr_t, unew, uaddr_t, uold
 
 SYSCALL_DEFINE3(getrandom, uaddr_t, ubuf, u64, count, u64, flags)
 {
-	static u64 state;	/* xorshift, seeded from the TSC: not for cryptography */
 	if (flags & ~7UL)
 		return -EINVAL;
 	u8 buf[256];
 	size_t done = 0;
 	while (done < count) {
 		size_t n = MIN((size_t)count - done, sizeof(buf));
-		for (size_t i = 0; i < n; i++) {
-			u64 x = __atomic_add_fetch(&state, rdtsc() | 1, __ATOMIC_RELAXED);
-			x ^= x >> 33;
-			x *= 0xff51afd7ed558ccdULL;
-			x ^= x >> 29;
-			buf[i] = (u8)x;
-		}
+		random_fill(buf, n);	/* kernel/random.h: not for cryptography */
 		size_t left = copy_to_user_partial((void *)(ubuf + done), buf, n);
 		done += n - left;
 		if (left)
