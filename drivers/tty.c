@@ -6,7 +6,8 @@
  * line, typed with echo and backspace editing, including its '\n'; Ctrl-D
  * at the start of a line is end of file. Output goes to the console as it
  * is. ioctl answers TCGETS and TIOCGWINSZ, so isatty() is true and stdio
- * buffers by line, as it would on Linux.
+ * buffers by line, as it would on Linux. /dev/tty and /dev/console
+ * (fs/devfs.c) open the same terminal (console_open).
  *
  * A reader waiting for a line (or for another reader to finish one) sleeps
  * interruptibly (kernel/wait.h): a signal ends read() with -ERESTARTSYS,
@@ -175,6 +176,11 @@ int console_open_stdio(struct files_struct *files)
 	fd_install(files, file_get(f), 1, false);
 	fd_install(files, file_get(f), 2, false);
 	return 0;
+}
+
+void console_open(struct file *f)
+{
+	f->fop = &tty_fops;
 }
 
 bool file_is_tty(struct file *f)

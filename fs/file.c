@@ -37,8 +37,9 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	int e = 0;
 	if ((inode->mode & S_IFMT) == S_IFLNK)
 		e = -ELOOP;		/* symbolic links are not followed (yet) */
-	else if (!S_ISDIR(inode->mode) && !S_ISREG(inode->mode))
-		e = -ENXIO;		/* devices, FIFOs, sockets: no drivers behind them */
+	else if (!S_ISDIR(inode->mode) && !S_ISREG(inode->mode) &&
+		 !(S_ISCHR(inode->mode) && inode->op->open))
+		e = -ENXIO;		/* FIFOs, sockets, devices with no driver behind them */
 	else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		e = -ENOTDIR;
 	else if (S_ISDIR(inode->mode) && (writable(flags) || (flags & (O_TRUNC | O_CREAT))))

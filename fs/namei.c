@@ -185,6 +185,7 @@ void vfs_getattr(struct inode *inode, struct kstat *st)
 	st->dev = inode->sb->dev;
 	st->ino = inode->ino;
 	st->mode = inode->mode;
+	st->rdev = inode->rdev;
 	st->nlink = inode->nlink;
 	st->uid = inode->uid;
 	st->gid = inode->gid;

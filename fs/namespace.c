@@ -3,7 +3,7 @@
  * and what the path walk asks of the table (fs/mount.h states how readers
  * and writers share it). The root file system is the first mount
  * (fs/super.c); boot then mounts /proc on the root's directory /proc
- * (vfs_mount_kernel_fs), and a devfs would go on /dev the same way.
+ * and /dev on /dev (vfs_mount_kernel_fs).
  *
  * Lock order (fs/vfs.h; quoted names are lockdep classes):
  *   'mount_lock' -> 'namespace_lock'  vfs_unmount_root forgets the mounts
@@ -197,13 +197,21 @@ static const char *mount_error(int err)
 	}
 }
 
+/* Mount sb on path; a failure is said, not fatal: the system runs without it. */
+static int mount_kernel_fs(struct super_block *sb, const char *path, const char *source)
+{
+	int err = vfs_mount(sb, path, source);
+	if (err)
+		pr_err("vfs: cannot mount %s on %s: %s (error %d); running without %s",
+		       source, path, mount_error(err), err, path);
+	return err;
+}
+
 int vfs_mount_kernel_fs(void)
 {
-	int err = vfs_mount(proc_super(), "/proc", "proc");
-	if (err)
-		pr_err("vfs: cannot mount proc on /proc: %s (error %d); running without /proc",
-		       mount_error(err), err);
-	return err;
+	int err = mount_kernel_fs(proc_super(), "/proc", "proc");
+	int dev_err = mount_kernel_fs(devfs_super(), "/dev", "dev");
+	return err ? err : dev_err;
 }
 
 int vfs_mounts_show(char *buf, int size)

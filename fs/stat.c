@@ -23,7 +23,7 @@ static long put_stat(u64 ubuf, struct kstat *k)
 {
 	struct linux_stat st = {
 		.dev = k->dev, .ino = k->ino, .nlink = k->nlink, .mode = k->mode, .uid = k->uid,
-		.gid = k->gid, .size = (s64)k->size, .blksize = k->blksize,
+		.gid = k->gid, .rdev = k->rdev, .size = (s64)k->size, .blksize = k->blksize,
 		.blocks = (s64)k->blocks, .atime = k->atime, .mtime = k->mtime, .ctime = k->ctime,
 	};
 	return copy_to_user((void *)ubuf, &st, sizeof(st));

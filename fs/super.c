@@ -30,6 +30,7 @@ void vfs_init(void)
 {
 	vfs_icache_init();
 	proc_init();
+	devfs_init();
 	shmem_init();
 }
 

@@ -57,6 +57,7 @@
 #define S_IFIFO 0010000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
 
 #define O_ACCMODE 03
 #define O_RDONLY 00
@@ -80,6 +81,7 @@
 
 /* Directory entry types (getdents64's d_type; ext2's filetype is mapped to these). */
 #define DT_UNKNOWN 0
+#define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
 #define DT_LNK 10
@@ -97,6 +99,7 @@ struct kstat {
 	u64 blocks;		/* 512-byte units, as st_blocks */
 	u32 blksize;
 	u64 atime, mtime, ctime;	/* seconds since 1970 */
+	u64 rdev;		/* a device file's number, Linux's encoding (inode.rdev); else 0 */
 };
 
 /* readdir calls this for each entry; a non-zero return stops the walk. */
@@ -175,6 +178,7 @@ struct inode {
 	struct super_block *sb;		/* [I] */
 	u32 ino;			/* [I] */
 	u32 mode;			/* [I] type and permission bits */
+	u32 rdev;			/* [I] a device file's (major << 8 | minor); else 0 */
 	u32 nlink;			/* [N] */
 	u32 uid, gid;			/* [M] */
 	u64 atime, mtime, ctime;	/* [M] seconds */
@@ -285,8 +289,8 @@ void vfs_start_flusher(void);
  * no umount. May sleep.
  */
 int vfs_mount(struct super_block *sb, const char *path, const char *source);
-/* Mount the kernel's own file systems on the root (/proc); what boot does
- * after the root mount. A missing directory is reported, not fatal: 0 or -errno. */
+/* Mount the kernel's own file systems on the root (/proc, /dev); what boot does
+ * after the root mount. A missing directory is reported, not fatal: 0 or the first -errno. */
 int vfs_mount_kernel_fs(void);
 /* /proc/mounts: one line per mount, "source mountpoint type rw|ro 0 0"; its length. */
 int vfs_mounts_show(char *buf, int size);
@@ -382,6 +386,11 @@ struct file *pipe_create(struct file **write_end, unsigned flags);
 /* file_is_tty (drivers/tty.c): whether f is the console. */
 bool file_is_tty(struct file *f);
 
+/* /dev (fs/devfs.c): its super_block, mounted on /dev at boot (vfs_mount_kernel_fs). */
+struct super_block *devfs_super(void);
+void devfs_init(void);
+/* console_open (drivers/tty.c): make f, a /dev/tty or /dev/console, the console. */
+void console_open(struct file *f);
 /* /proc (fs/proc.c): its super_block, mounted on /proc at boot (vfs_mount_kernel_fs). */
 struct super_block *proc_super(void);
 void proc_init(void);

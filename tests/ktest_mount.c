@@ -82,7 +82,9 @@ KTEST(mount_table_shows_in_proc_mounts)
 	int len = vfs_mounts_show(buf, 4096);
 	buf[len] = 0;
 	const char *want = vfs_root_sb()->rdonly ? "ram0 / ext2 ro 0 0\nproc /proc proc rw 0 0\n"
-						: "ram0 / ext2 rw 0 0\nproc /proc proc rw 0 0\n";
+						  "dev /dev devfs rw 0 0\n"
+						: "ram0 / ext2 rw 0 0\nproc /proc proc rw 0 0\n"
+						  "dev /dev devfs rw 0 0\n";
 	bool same = !strcmp(buf, want);
 	if (!same)
 		KT_FAIL("/proc/mounts is \"%s\", want \"%s\"", buf, want);
@@ -114,18 +116,26 @@ KTEST_BOOT(mount_proc_without_its_directory_is_reported_not_fatal)
 	int len = printk_log_read(log, 65536);
 	bool said = contains(log, len, "vfs: cannot mount proc on /proc: the root file system has "
 				       "no such directory");
+	bool said_dev = contains(log, len, "vfs: cannot mount dev on /dev: the root file system has "
+					   "no such directory");
 	len = vfs_mounts_show(log, 4096);
 	log[len] = 0;
 	bool root_only = !strcmp(log, "ram0 / ext2 rw 0 0\n");
 	kfree(log);
 	KT_ASSERT(said);
+	KT_ASSERT(said_dev);
 	KT_ASSERT(root_only);
 	KT_EQ(vfs_mkdir(NULL, "/proc", 0555), 0);	/* a directory made later serves */
+	KT_EQ(vfs_mkdir(NULL, "/dev", 0755), 0);
 	KT_EQ(vfs_mount_kernel_fs(), 0);
 	struct inode *proc = vfs_lookup(NULL, "/proc/meminfo", &err);
 	KT_NOT_NULL(proc);
 	iput(proc);
-	KT_EQ(vfs_unmount_root(), 0);			/* lets go of /proc: nothing held */
+	struct inode *null = vfs_lookup(NULL, "/dev/null", &err);
+	KT_NOT_NULL(null);
+	iput(null);
+	KT_EQ(vfs_unmount_root(), 0);			/* lets go of /proc and /dev: nothing held */
 	KT_EQ(vfs_mount_root(), 0);
 	KT_EQ(vfs_rmdir(NULL, "/proc"), 0);		/* not mounted on now: the disk as it was */
+	KT_EQ(vfs_rmdir(NULL, "/dev"), 0);
 }

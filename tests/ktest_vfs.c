@@ -103,7 +103,7 @@ static int remount(void)
 		return err;
 	err = vfs_mount_root();
 	if (!err)
-		vfs_mount_kernel_fs();	/* as boot does: /proc again */
+		vfs_mount_kernel_fs();	/* as boot does: /proc and /dev again */
 	return err;
 }
 
