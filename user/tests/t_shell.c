@@ -1,9 +1,9 @@
 /*
- * t_shell.c - a scripted shell session: pipelines, redirections, $?,
- * background jobs and wait, cd, run through `/bin/sh -c` with the output
- * compared to what a POSIX shell prints. On Linux /bin/sh is the host's
- * shell (dash or bash), so the same checks also hold Roundabout's sh to
- * the reference.
+ * t_shell.c - a scripted shell session: pipelines, redirections (into
+ * /dev/null too), $?, background jobs and wait, cd, run through
+ * `/bin/sh -c` with the output compared to what a POSIX shell prints.
+ * On Linux /bin/sh is the host's shell (dash or bash), so the same checks
+ * also hold Roundabout's sh to the reference.
  */
 #include "tap.h"
 #include <fcntl.h>
@@ -70,6 +70,8 @@ int main(void)
 	       "quotes keep their spaces");
 	expect("echo bg > b & wait; cat b", "bg\n", 0, "& runs in the background and wait waits");
 	expect("echo x | cat > p; cat p p", "x\nx\n", 0, "a pipeline into a redirection");
+	expect("echo hi > /dev/null; cat /dev/null; echo $?", "0\n", 0,
+	       "> /dev/null takes the output and /dev/null reads empty");
 	unlink("f");
 	unlink("err");
 	unlink("b");
