@@ -58,7 +58,7 @@ static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 				done = r;
 			break;
 		}
-		size_t copied = (size_t)r - copy_to_user_partial((void *)(ubuf + done), buf, (size_t)r);
+		size_t copied = copy_to_user_partial((void *)(ubuf + done), buf, (size_t)r);
 		if (copied < (size_t)r && !positioned && f->inode) {
 			mutex_lock(&f->pos_lock);	/* give back what did not reach the user */
 			f->pos -= (size_t)r - copied;

@@ -224,9 +224,9 @@ SYSCALL_DEFINE3(getrandom, uaddr_t, ubuf, u64, count, u64, flags)
 			x ^= x >> 29;
 			buf[i] = (u8)x;
 		}
-		size_t left = copy_to_user_partial((void *)(ubuf + done), buf, n);
-		done += n - left;
-		if (left)
+		size_t copied = copy_to_user_partial((void *)(ubuf + done), buf, n);
+		done += copied;
+		if (copied < n)
 			return done ? (long)done : -EFAULT;
 	}
 	return (long)done;

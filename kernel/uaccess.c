@@ -91,8 +91,8 @@ size_t copy_from_user_partial(void *dst, const void *usrc, size_t len)
 size_t copy_to_user_partial(void *udst, const void *src, size_t len)
 {
 	if (!access_ok(udst, len))
-		return len;
-	return raw_copy(udst, src, len);
+		return 0;
+	return len - raw_copy(udst, src, len);
 }
 
 int copy_to_user(void *udst, const void *src, size_t len)

@@ -45,9 +45,14 @@ int get_user_u32(u32 *out, const void *uptr);
 int put_user_u32(void *uptr, u32 v);
 int get_user_u64(u64 *out, const void *uptr);
 int put_user_u64(void *uptr, u64 v);
-/* Copy what can be copied before a fault: returns the bytes NOT copied. */
+/*
+ * The partial copies move what they can before the first address that
+ * faults and return the bytes copied: len when all of it was, 0 when none.
+ * Unlike copy_to_user they are not all-or-nothing: read() and write()
+ * report a short count. A destination range that is not wholly in user
+ * space copies nothing; a source range is cut at USER_TOP.
+ */
 size_t copy_to_user_partial(void *udst, const void *src, size_t len);
-/* Bytes that could be copied from usrc before a fault (for partial writes). */
 size_t copy_from_user_partial(void *dst, const void *usrc, size_t len);
 
 #endif
