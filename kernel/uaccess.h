@@ -54,5 +54,19 @@ int put_user_u64(void *uptr, u64 v);
  */
 size_t copy_to_user_partial(void *udst, const void *src, size_t len);
 size_t copy_from_user_partial(void *dst, const void *usrc, size_t len);
+/*
+ * copy_from_user_nofault: copy_from_user_partial, except that a fault is
+ * never served (extable.h, EX_NOFAULT): the copy stops at the first page
+ * that is not mapped readable right now. Never sleeps, so it may run with
+ * a page locked, where a served fault could need that very page.
+ */
+size_t copy_from_user_nofault(void *dst, const void *usrc, size_t len);
+/*
+ * fault_in_user_readable: touch each page of [usrc, usrc+len) in turn,
+ * faulting it in as a read by the program would. Returns how many bytes
+ * from usrc on are readable (up to the first page that is not; len if all
+ * are). Only a hint: the pages may be gone again a moment later. May sleep.
+ */
+size_t fault_in_user_readable(const void *usrc, size_t len);
 
 #endif
