@@ -24,7 +24,9 @@
  *   inode->i_mutex ('i_mutex') an inode's size, blocks and times: write,
  *                      truncate, and name-space operations on the inode
  *                      they change. rename holds two: the replaced one is
- *                      'i_mutex/1' (mutex_lock_nested), under s_ns.
+ *                      'i_mutex/1' (mutex_lock_nested), under s_ns. A write
+ *                      faults its user buffer in under it, so it comes
+ *                      before mmap_lock (mm/filemap.c, filemap_write_iter).
  *   page lock ('page_lock', mm/pagecache.h), then the file system's own
  *                      locks (fs/ext2/ext2.h).
  *   icache_lock ('icache', spinlock) the inode hash and the lists; nothing
