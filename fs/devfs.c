@@ -145,7 +145,7 @@ static int devfs_no_setsize(struct inode *inode, u64 size)
 	return -EACCES;
 }
 
-static ssize_t devfs_no_write(struct inode *inode, const void *buf, size_t len, u64 pos)
+static ssize_t devfs_no_write(struct inode *inode, struct iov_iter *from, u64 pos)
 {
 	return -EACCES;
 }

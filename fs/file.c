@@ -2,13 +2,16 @@
  * file.c - open files and descriptor tables.
  *
  * An open file holds its inode and an offset. Reads go straight to the
- * page cache (filemap_read: lockless lookups, no inode lock); writes hold
- * the inode's i_mutex, because they change its size and allocate blocks.
+ * page cache (filemap_read_iter: lockless lookups, no inode lock, one copy
+ * from the page to the reader's buffer); writes hold the inode's i_mutex,
+ * because they change its size and allocate blocks.
  * pos_lock makes read, write and lseek on one open file happen one after
  * another, so two threads sharing a descriptor never read the same bytes
  * or lose a write to a stale offset.
  */
 #include "fs/vfs.h"
+#include "mm/iov_iter.h"
+#include "kernel/uaccess.h"
 #include "mm/slab.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
@@ -99,7 +102,7 @@ void file_put(struct file *f)
 	kfree(f);
 }
 
-ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos)
+ssize_t vfs_pread_iter(struct file *f, struct iov_iter *to, u64 pos)
 {
 	struct inode *inode = f->inode;
 	if (!readable(f->flags))
@@ -110,12 +113,12 @@ ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos)
 		return -EISDIR;
 	if (inode->state & I_BAD)
 		return -EIO;
-	if ((s64)pos < 0 || (s64)(pos + len) < 0)
+	if ((s64)pos < 0 || (s64)(pos + iov_iter_count(to)) < 0)
 		return -EINVAL;
-	return filemap_read(&inode->mapping, buf, len, pos);
+	return filemap_read_iter(&inode->mapping, to, pos);
 }
 
-ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
+ssize_t vfs_pwrite_iter(struct file *f, struct iov_iter *from, u64 pos)
 {
 	struct inode *inode = f->inode;
 	if (!writable(f->flags))
@@ -124,14 +127,14 @@ ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
 		return -ESPIPE;
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
-	if ((s64)pos < 0 || (s64)(pos + len) < 0)
+	if ((s64)pos < 0 || (s64)(pos + iov_iter_count(from)) < 0)
 		return -EINVAL;
-	if (!len)
+	if (!iov_iter_count(from))
 		return 0;
 	mutex_lock(&inode->i_mutex);
 	if (READ_ONCE(f->flags) & O_APPEND)
 		pos = i_size(inode);
-	ssize_t n = inode->op->write(inode, buf, len, pos);
+	ssize_t n = inode->op->write(inode, from, pos);
 	if (n > 0) {
 		inode->mtime = inode->ctime = wall_seconds();
 		mark_inode_dirty(inode);
@@ -140,29 +143,131 @@ ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
 	return n;
 }
 
-ssize_t vfs_read(struct file *f, void *buf, size_t len)
+/*
+ * A file with its own operations reads and writes kernel buffers. A kernel
+ * iterator is handed over as it is; a user one goes through a bounce
+ * buffer of at most FOP_CHUNK bytes. What such a read takes (a pipe's
+ * bytes, a terminal's line) cannot be put back, so the user buffer is
+ * checked first, whole (clear_user faults it in writable): a bad one
+ * takes nothing.
+ */
+#define FOP_CHUNK 65536
+
+static ssize_t fop_read_iter(struct file *f, struct iov_iter *to)
+{
+	size_t n = MIN(iov_iter_count(to), (size_t)FOP_CHUNK);
+	if (!to->user) {
+		ssize_t r = f->fop->read(f, to->base + to->done, iov_iter_count(to));
+		if (r > 0)
+			to->done += (size_t)r;
+		return r;
+	}
+	if (clear_user(to->base + to->done, n))
+		return -EFAULT;
+	void *buf = kmalloc(n + 1);
+	if (!buf)
+		return -ENOMEM;
+	ssize_t r = f->fop->read(f, buf, n);
+	if (r > 0) {
+		size_t copied = copy_to_iter(buf, (size_t)r, to);
+		if (copied < (size_t)r && f->inode) {	/* unmapped since the check */
+			mutex_lock(&f->pos_lock);	/* give back what did not arrive */
+			f->pos -= (size_t)r - copied;
+			mutex_unlock(&f->pos_lock);
+		}
+		r = copied ? (ssize_t)copied : -EFAULT;
+	}
+	kfree(buf);
+	return r;
+}
+
+/* Chunk by chunk, each one whole or not at all (a pipe takes all of it or nothing). */
+static ssize_t fop_write_iter(struct file *f, struct iov_iter *from)
+{
+	if (!from->user) {
+		ssize_t r = f->fop->write(f, from->base + from->done, iov_iter_count(from));
+		if (r > 0)
+			from->done += (size_t)r;
+		return r;
+	}
+	void *buf = kmalloc(MIN(iov_iter_count(from), (size_t)FOP_CHUNK) + 1);
+	if (!buf)
+		return -ENOMEM;
+	ssize_t done = 0;
+	while (iov_iter_count(from)) {
+		size_t n = MIN(iov_iter_count(from), (size_t)FOP_CHUNK);
+		size_t got = copy_from_iter(buf, n, from);
+		if (got < n) {
+			iov_iter_revert(from, got);
+			done = done ? done : -EFAULT;
+			break;
+		}
+		ssize_t r = f->fop->write(f, buf, n);
+		if (r <= 0) {
+			iov_iter_revert(from, n);
+			done = done ? done : r;
+			break;
+		}
+		iov_iter_revert(from, n - (size_t)r);
+		done += r;
+		if ((size_t)r < n)
+			break;		/* partly written */
+	}
+	kfree(buf);
+	return done;
+}
+
+ssize_t vfs_read_iter(struct file *f, struct iov_iter *to)
 {
 	if (f->fop)
-		return readable(f->flags) ? f->fop->read(f, buf, len) : -EBADF;
+		return readable(f->flags) ? fop_read_iter(f, to) : -EBADF;
 	mutex_lock(&f->pos_lock);
-	ssize_t n = vfs_pread(f, buf, len, f->pos);
+	ssize_t n = vfs_pread_iter(f, to, f->pos);
 	if (n > 0)
-		f->pos += n;
+		f->pos += n;	/* only what reached the buffer */
 	mutex_unlock(&f->pos_lock);
 	return n;
 }
 
-ssize_t vfs_write(struct file *f, const void *buf, size_t len)
+ssize_t vfs_write_iter(struct file *f, struct iov_iter *from)
 {
 	if (f->fop)
-		return writable(f->flags) ? f->fop->write(f, buf, len) : -EBADF;
+		return writable(f->flags) ? fop_write_iter(f, from) : -EBADF;
 	mutex_lock(&f->pos_lock);
 	u64 pos = (READ_ONCE(f->flags) & O_APPEND) ? i_size(f->inode) : f->pos;
-	ssize_t n = vfs_pwrite(f, buf, len, pos);
+	ssize_t n = vfs_pwrite_iter(f, from, pos);
 	if (n > 0)
 		f->pos = pos + n;
 	mutex_unlock(&f->pos_lock);
 	return n;
+}
+
+ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos)
+{
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return vfs_pread_iter(f, &it, pos);
+}
+
+ssize_t vfs_pwrite(struct file *f, const void *buf, size_t len, u64 pos)
+{
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return vfs_pwrite_iter(f, &it, pos);
+}
+
+ssize_t vfs_read(struct file *f, void *buf, size_t len)
+{
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return vfs_read_iter(f, &it);
+}
+
+ssize_t vfs_write(struct file *f, const void *buf, size_t len)
+{
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return vfs_write_iter(f, &it);
 }
 
 s64 vfs_lseek(struct file *f, s64 off, int whence)

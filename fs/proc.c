@@ -210,7 +210,7 @@ static int proc_no_setsize(struct inode *inode, u64 size)
 	return -EACCES;
 }
 
-static ssize_t proc_no_write(struct inode *inode, const void *buf, size_t len, u64 pos)
+static ssize_t proc_no_write(struct inode *inode, struct iov_iter *from, u64 pos)
 {
 	return -EACCES;
 }

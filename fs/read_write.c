@@ -2,11 +2,14 @@
  * read_write.c - read, write, pread64, pwrite64, readv, writev, preadv,
  * pwritev and lseek: the Linux ABI on top of fs/vfs.h.
  *
- * Every user pointer goes through kernel/uaccess.h. Data moves through a
- * kernel bounce buffer of at most CHUNK bytes at a time (the VFS works on
- * kernel buffers), so a huge length is never a huge allocation, and a
- * buffer that becomes invalid part-way gives what Linux gives: the bytes
- * done so far, or EFAULT if none were. An O_DIRECT file goes to
+ * The user's buffer becomes an iov_iter (mm/iov_iter.h) that the VFS
+ * passes down, so a regular file's data is copied once, between the
+ * page-cache page and the user's memory (mm/filemap.c), with no kernel
+ * buffer in between and nothing allocated. A buffer that becomes invalid
+ * part-way gives what Linux gives: the bytes done so far, or EFAULT if
+ * none were; a read's offset moves only as far as the bytes that reached
+ * the user. Pipes, the terminal and /proc take or give all of a bad
+ * buffer or none of it (vfs_read_iter). An O_DIRECT file goes to
  * fs/direct-io.c instead.
  */
 #include "fs/syscalls.h"
@@ -14,68 +17,26 @@
 #include "kernel/user.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
-#include "kernel/string.h"
-#include "mm/slab.h"
+#include "mm/iov_iter.h"
 #include "kernel/sched.h"
-
-#define CHUNK 65536
-
-/*
- * read: a regular file copies up to the first bad page and returns that
- * short count, its offset moving only as far (as Linux does); a pipe or
- * the terminal checks the whole buffer first, so a bad one takes no data.
- */
 
 static long do_read(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 {
 	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
+	long r = 0;
 	if (file_is_direct(f)) {
-		long r = direct_rw(f, ubuf, len, positioned, pos, false);
-		file_put(f);
-		return r;
+		r = direct_rw(f, ubuf, len, positioned, pos, false);
+	} else if (len && !access_ok((void *)ubuf, len)) {
+		r = -EFAULT;
+	} else if (len) {
+		struct iov_iter to;
+		iov_iter_user(&to, (void *)ubuf, len);
+		r = positioned ? vfs_pread_iter(f, &to, pos) : vfs_read_iter(f, &to);
 	}
-	if (len && !access_ok((void *)ubuf, len)) {
-		file_put(f);
-		return -EFAULT;
-	}
-	void *buf = kmalloc(MIN(len, (size_t)CHUNK) + 1);
-	if (!buf) {
-		file_put(f);
-		return -ENOMEM;
-	}
-	long done = 0;
-	while ((size_t)done < len) {
-		size_t n = MIN(len - done, (size_t)CHUNK);
-		if (f->fop && clear_user((void *)(ubuf + done), n)) {
-			done = done ? done : -EFAULT;
-			break;
-		}
-		ssize_t r = positioned ? vfs_pread(f, buf, n, pos + done) : vfs_read(f, buf, n);
-		if (r <= 0) {
-			if (!done)
-				done = r;
-			break;
-		}
-		size_t copied = (size_t)r - copy_to_user_partial((void *)(ubuf + done), buf, (size_t)r);
-		if (copied < (size_t)r && !positioned && f->inode) {
-			mutex_lock(&f->pos_lock);	/* give back what did not reach the user */
-			f->pos -= (size_t)r - copied;
-			mutex_unlock(&f->pos_lock);
-		}
-		done += (long)copied;
-		if (copied < (size_t)r) {
-			if (!done)
-				done = -EFAULT;
-			break;
-		}
-		if ((size_t)r < n || f->fop)
-			break;		/* short read: the end, or a terminal line or pipe */
-	}
-	kfree(buf);
 	file_put(f);
-	return done;
+	return r;
 }
 
 static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
@@ -83,43 +44,20 @@ static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 	struct file *f = fd_get(current_files(), fd);
 	if (!f)
 		return -EBADF;
+	long r = 0;
 	if (file_is_direct(f)) {
-		long r = direct_rw(f, ubuf, len, positioned, pos, true);
-		file_put(f);
-		return r;
+		r = direct_rw(f, ubuf, len, positioned, pos, true);
+	} else if (len && !access_ok((void *)ubuf, len)) {
+		r = -EFAULT;
+	} else if (len) {
+		struct iov_iter from;
+		iov_iter_user(&from, (void *)ubuf, len);
+		r = positioned ? vfs_pwrite_iter(f, &from, pos) : vfs_write_iter(f, &from);
 	}
-	if (len && !access_ok((void *)ubuf, len)) {
-		file_put(f);
-		return -EFAULT;
-	}
-	void *buf = kmalloc(MIN(len, (size_t)CHUNK) + 1);
-	if (!buf) {
-		file_put(f);
-		return -ENOMEM;
-	}
-	long done = 0;
-	while ((size_t)done < len) {
-		size_t n = MIN(len - done, (size_t)CHUNK);
-		size_t got = copy_from_user_partial(buf, (void *)(ubuf + done), n);
-		if (!got || (got < n && f->fop)) {	/* a pipe takes all of it or nothing */
-			done = done ? done : -EFAULT;
-			break;
-		}
-		ssize_t r = positioned ? vfs_pwrite(f, buf, got, pos + done) : vfs_write(f, buf, got);
-		if (r <= 0) {
-			if (!done)
-				done = r;
-			break;
-		}
-		done += r;
-		if ((size_t)r < got || got < n)
-			break;		/* partly written, or the buffer ran into a hole */
-	}
-	kfree(buf);
 	file_put(f);
-	if (done == -EPIPE)
+	if (r == -EPIPE)
 		send_signal(current_proc(), SIGPIPE);
-	return done;
+	return r;
 }
 
 SYSCALL_DEFINE3(read, int, fd, uaddr_t, ubuf, u64, count) { return do_read(fd, ubuf, count, false, 0); }

@@ -10,8 +10,10 @@
  * mount table, and the walk from a path to an inode. A file system
  * owns the on-disk format and provides super_operations (inode life) and
  * inode_operations (names and sizes). File data always moves through the
- * page cache: vfs_read is filemap_read on the inode's address_space; writes
- * go through the file system (which allocates blocks) into filemap_write.
+ * page cache: vfs_read_iter is filemap_read_iter on the inode's
+ * address_space; writes go through the file system (which allocates
+ * blocks) into filemap_write_iter. Either way the data is copied once,
+ * between the page and the caller's buffer (mm/iov_iter.h).
  *
  * Locks, in the order they nest (the quoted names are lockdep classes,
  * kernel/lockdep.h, so the order is checked at run time):
@@ -26,7 +28,9 @@
  *   inode->i_mutex ('i_mutex') an inode's size, blocks and times: write,
  *                      truncate, and name-space operations on the inode
  *                      they change. rename holds two: the replaced one is
- *                      'i_mutex/1' (mutex_lock_nested), under s_ns.
+ *                      'i_mutex/1' (mutex_lock_nested), under s_ns. A write
+ *                      faults its user buffer in under it, so it comes
+ *                      before mmap_lock (mm/filemap.c, filemap_write_iter).
  *   page lock ('page_lock', mm/pagecache.h), then the file system's own
  *                      locks (fs/ext2/ext2.h).
  *   icache_lock ('icache', spinlock) the inode hash and the lists; nothing
@@ -139,8 +143,9 @@ struct inode_operations {
 		      struct inode *ndir, const char *nname, int nlen, struct inode *over);
 	/* Entries from *pos on; *pos is a cookie for the next call. */
 	int (*readdir)(struct inode *dir, u64 *pos, filldir_t fill, void *ctx);
-	/* Write into the page cache, allocating blocks; i_mutex held. Bytes or -errno. */
-	ssize_t (*write)(struct inode *inode, const void *buf, size_t len, u64 pos);
+	/* Write the iterator's bytes into the page cache at pos, allocating
+	 * blocks; i_mutex held. Bytes or -errno (mm/pagecache.h, filemap_write_iter). */
+	ssize_t (*write)(struct inode *inode, struct iov_iter *from, u64 pos);
 	/* Change the size (truncate or grow with a hole); i_mutex held. */
 	int (*setsize)(struct inode *inode, u64 size);
 	/* O_DIRECT: move file block `index` between the disk and a kernel
@@ -199,8 +204,9 @@ static inline u64 i_size(struct inode *inode)
 }
 
 /*
- * Files that are not a file system's (the console, pipes) bring their own
- * operations; buffers are kernel memory (the syscall layer copies).
+ * Files that are not a file system's (the console, pipes, /proc) bring
+ * their own operations; buffers are kernel memory (vfs_read_iter and
+ * vfs_write_iter bounce a user buffer through one).
  */
 struct file_operations {
 	ssize_t (*read)(struct file *f, void *buf, size_t len);
@@ -330,6 +336,23 @@ struct file *file_get(struct file *f);
 /* A file with its own operations (console, pipe end). */
 struct file *file_alloc_ops(const struct file_operations *fop, void *private, unsigned flags);
 void file_put(struct file *f);
+/*
+ * Read or write at the file's offset (which advances by what moved) or at
+ * pos (pread/pwrite: regular files only, else -ESPIPE), to or from an
+ * iterator (mm/iov_iter.h), which advances too. Bytes moved, 0 at the
+ * end of the file, or -errno: EBADF (not open for it), EISDIR, EFAULT (a
+ * user buffer bad from its start; bad part-way gives a short count). A
+ * regular file's data is copied once, page to buffer; a file with its own
+ * operations goes through a kernel bounce buffer, up to 64 KiB a call for
+ * a read, and a user buffer is checked whole first, so a pipe's data is
+ * taken, or given, all of it or none. May sleep.
+ */
+struct iov_iter;
+ssize_t vfs_read_iter(struct file *f, struct iov_iter *to);
+ssize_t vfs_write_iter(struct file *f, struct iov_iter *from);
+ssize_t vfs_pread_iter(struct file *f, struct iov_iter *to, u64 pos);
+ssize_t vfs_pwrite_iter(struct file *f, struct iov_iter *from, u64 pos);
+/* The same for a kernel buffer (exec, ktests). */
 ssize_t vfs_read(struct file *f, void *buf, size_t len);
 ssize_t vfs_write(struct file *f, const void *buf, size_t len);
 ssize_t vfs_pread(struct file *f, void *buf, size_t len, u64 pos);

@@ -30,6 +30,8 @@ bool fixup_exception(struct trap_frame *tf, u64 cr2)
 {
 	const struct extable_entry *e = search_extable(tf->rip, EX_DEFAULT);
 
+	if (!e)
+		e = search_extable(tf->rip, EX_NOFAULT);
 	if (e) {
 		record(tf, cr2);
 		tf->rip = e->fixup;

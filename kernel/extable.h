@@ -10,6 +10,13 @@
  * EX_CALL entries are for probing execution: the faulting rip is the called
  * address itself, so the entry is matched against the return address the
  * call pushed, which is popped before jumping to the fixup.
+ *
+ * An EX_DEFAULT user copy that faults on a user address is first handed to
+ * the page-fault handler (trap.c, user_copy_fault), which maps the page if
+ * the program could have touched it; only a fault it cannot serve reaches
+ * the fixup. An EX_NOFAULT copy goes to its fixup at once: it is for a
+ * caller that holds a lock the fault handler might need (uaccess.h,
+ * copy_from_user_nofault).
  */
 #ifndef KERNEL_EXTABLE_H
 #define KERNEL_EXTABLE_H
@@ -18,7 +25,7 @@
 
 struct trap_frame;
 
-enum { EX_DEFAULT, EX_CALL };
+enum { EX_DEFAULT, EX_CALL, EX_NOFAULT };	/* 0, 1, 2: the asm below spells them as numbers */
 
 struct extable_entry {
 	u64 insn;	/* faulting instruction (EX_CALL: return address) */

@@ -241,9 +241,9 @@ SYSCALL_DEFINE3(getrandom, uaddr_t, ubuf, u64, count, u64, flags)
 	while (done < count) {
 		size_t n = MIN((size_t)count - done, sizeof(buf));
 		random_fill(buf, n);	/* kernel/random.h: not for cryptography */
-		size_t left = copy_to_user_partial((void *)(ubuf + done), buf, n);
-		done += n - left;
-		if (left)
+		size_t copied = copy_to_user_partial((void *)(ubuf + done), buf, n);
+		done += copied;
+		if (copied < n)
 			return done ? (long)done : -EFAULT;
 	}
 	return (long)done;

@@ -57,6 +57,20 @@ static size_t raw_copy(void *dst, const void *src, size_t len)
 	return len;
 }
 
+/* raw_copy whose fault is never served (extable.h, EX_NOFAULT). Never sleeps. */
+static size_t raw_copy_nofault(void *dst, const void *src, size_t len)
+{
+	user_open();
+	__asm__ __volatile__("1: rep movsb\n"
+			     "2:\n"
+			     _ASM_EXTABLE_TYPE(1b, 2b, 2)
+			     : "+D"(dst), "+S"(src), "+c"(len)
+			     :
+			     : "memory");
+	user_close();
+	return len;
+}
+
 static size_t raw_clear(void *dst, size_t len)
 {
 	might_sleep();
@@ -88,11 +102,37 @@ size_t copy_from_user_partial(void *dst, const void *usrc, size_t len)
 	return len - raw_copy(dst, usrc, len);
 }
 
+size_t copy_from_user_nofault(void *dst, const void *usrc, size_t len)
+{
+	if (!access_ok(usrc, len)) {
+		if ((unsigned long)usrc >= USER_TOP)
+			return 0;
+		len = USER_TOP - (unsigned long)usrc;
+	}
+	return len - raw_copy_nofault(dst, usrc, len);
+}
+
+size_t fault_in_user_readable(const void *usrc, size_t len)
+{
+	unsigned long a = (unsigned long)usrc, end = a + len;
+	u8 byte;
+
+	if (!len)
+		return 0;
+	if (!access_ok(usrc, len))
+		end = a < USER_TOP ? USER_TOP : a;
+	/* One byte of each page: the first, then each page start after it. */
+	for (unsigned long p = a; p < end; p = (p & PAGE_MASK) + PAGE_SIZE)
+		if (copy_from_user_partial(&byte, (const void *)p, 1) != 1)
+			return p - a;
+	return end - a;
+}
+
 size_t copy_to_user_partial(void *udst, const void *src, size_t len)
 {
 	if (!access_ok(udst, len))
-		return len;
-	return raw_copy(udst, src, len);
+		return 0;
+	return len - raw_copy(udst, src, len);
 }
 
 int copy_to_user(void *udst, const void *src, size_t len)

@@ -45,10 +45,29 @@ int get_user_u32(u32 *out, const void *uptr);
 int put_user_u32(void *uptr, u32 v);
 int get_user_u64(u64 *out, const void *uptr);
 int put_user_u64(void *uptr, u64 v);
-/* Copy what can be copied before a fault: returns the bytes NOT copied. */
+/*
+ * The partial copies move what they can before the first address that
+ * faults and return the bytes copied: len when all of it was, 0 when none.
+ * Unlike copy_to_user they are not all-or-nothing: read() and write()
+ * report a short count. A destination range that is not wholly in user
+ * space copies nothing; a source range is cut at USER_TOP.
+ */
 size_t copy_to_user_partial(void *udst, const void *src, size_t len);
-/* Bytes that could be copied from usrc before a fault (for partial writes). */
 size_t copy_from_user_partial(void *dst, const void *usrc, size_t len);
+/*
+ * copy_from_user_nofault: copy_from_user_partial, except that a fault is
+ * never served (extable.h, EX_NOFAULT): the copy stops at the first page
+ * that is not mapped readable right now. Never sleeps, so it may run with
+ * a page locked, where a served fault could need that very page.
+ */
+size_t copy_from_user_nofault(void *dst, const void *usrc, size_t len);
+/*
+ * fault_in_user_readable: touch each page of [usrc, usrc+len) in turn,
+ * faulting it in as a read by the program would. Returns how many bytes
+ * from usrc on are readable (up to the first page that is not; len if all
+ * are). Only a hint: the pages may be gone again a moment later. May sleep.
+ */
+size_t fault_in_user_readable(const void *usrc, size_t len);
 
 /* uaccess_init: at boot, once the CPU features are known (SMAP). */
 void uaccess_init(void);

@@ -13,6 +13,7 @@
  *   set_page_dirty: 'tree_lock' alone.
  */
 #include "mm/pagecache.h"
+#include "mm/iov_iter.h"
 #include "mm/vmscan.h"
 #include "mm/vm.h"
 #include "mm/page.h"
@@ -682,7 +683,14 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 	return NULL;
 }
 
-ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
+/*
+ * filemap_read_iter: one copy, from each page-cache page straight to the
+ * reader's buffer. Only a reference is held across the copy, never the
+ * page lock or a spinlock: the copy may fault on a user buffer, and the
+ * fault may need this very page (read(fd, buf, n) where buf is a shared
+ * mapping of the same file locks the page in mm/fault.c).
+ */
+ssize_t filemap_read_iter(struct address_space *m, struct iov_iter *to, u64 pos)
 {
 	might_sleep();
 	u64 size = READ_ONCE(m->size);
@@ -690,7 +698,7 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 
 	if (pos >= size)
 		return 0;
-	len = MIN(len, size - pos);
+	size_t len = MIN(iov_iter_count(to), size - pos);
 	while (done < len) {
 		u64 p = pos + done;
 		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
@@ -698,55 +706,112 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 		struct page *page = read_mapping_page(m, p >> PAGE_SHIFT, &err);
 		if (!page)
 			return done ? (ssize_t)done : err;
-		memcpy((u8 *)buf + done, (u8 *)page_address(page) + off, n);
+		size_t got = copy_page_to_iter(page, off, n, to);	/* may fault */
 		mark_page_accessed(page);
 		put_page(page);
-		done += n;
+		done += got;
+		if (got < n)		/* the buffer went bad part-way */
+			return done ? (ssize_t)done : -EFAULT;
+	}
+	return done;
+}
+
+ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
+{
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return filemap_read_iter(m, &it, pos);
+}
+
+/*
+ * The locked page at index, uptodate unless the write covers all of it
+ * (or it lies wholly past the end of the file), with its place on disk
+ * (write_begin); NULL with *err.
+ */
+static struct page *write_lock_page(struct address_space *m, unsigned long index, bool partial,
+				    int *err)
+{
+	struct page *page = find_or_create_page(m, index);
+	if (!page) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (!test_bit(PG_uptodate, &page->flags) && partial &&
+	    (u64)index << PAGE_SHIFT < READ_ONCE(m->size)) {
+		int e = m->a_ops->readpage(m, page);	/* old contents first; unlocks */
+		lock_page(page);
+		if (!test_bit(PG_uptodate, &page->flags)) {	/* could not read it */
+			unlock_page(page);
+			put_page(page);
+			*err = e ? e : -EIO;
+			return NULL;
+		}
+	}
+	wait_on_page_writeback(page);
+	int e = m->a_ops->write_begin ? m->a_ops->write_begin(m, page) : 0;
+	if (e) {	/* e.g. ENOSPC: nothing of this page was written */
+		unlock_page(page);
+		put_page(page);
+		*err = e;
+		return NULL;
+	}
+	return page;
+}
+
+/*
+ * filemap_write_iter: one copy, from the writer's buffer straight into
+ * each locked page-cache page. A fault must not be served under the page
+ * lock (write(fd, buf, n) where buf is a shared mapping of the same file
+ * faults that page in under its own lock, mm/fault.c), so, as Linux's
+ * generic_perform_write does, each page's piece of the source is faulted
+ * in first, with no lock held, and then copied with faults off. If the
+ * source went away in between (reclaim unmapped it), the copy comes up
+ * short: what reached an uptodate page stays; a page that was not
+ * uptodate keeps nothing (its other bytes were never read from disk), and
+ * the loop faults the source in again. A source that cannot be faulted
+ * in ends the write: the bytes written so far, or EFAULT if none.
+ */
+ssize_t filemap_write_iter(struct address_space *m, struct iov_iter *from, u64 pos)
+{
+	might_sleep();
+	size_t done = 0;
+
+	while (iov_iter_count(from)) {
+		u64 p = pos + done;
+		unsigned long index = p >> PAGE_SHIFT;
+		size_t off = p & (PAGE_SIZE - 1);
+		size_t n = MIN(iov_iter_count(from), PAGE_SIZE - off);
+		n = iov_iter_fault_in_readable(from, n);	/* no lock held: may fault */
+		if (!n)
+			return done ? (ssize_t)done : -EFAULT;
+		int err = 0;
+		struct page *page = write_lock_page(m, index, off || n < PAGE_SIZE, &err);
+		if (!page)
+			return done ? (ssize_t)done : err;
+		size_t got = copy_page_from_iter_nofault(page, off, n, from);
+		if (got < n && !test_bit(PG_uptodate, &page->flags)) {
+			iov_iter_revert(from, got);	/* try the whole piece again */
+			got = 0;
+		}
+		if (got) {
+			set_bit(PG_uptodate, &page->flags);
+			set_page_dirty(page);
+		}
+		unlock_page(page);
+		mark_page_accessed(page);
+		put_page(page);
+		done += got;
+		if (p + got > READ_ONCE(m->size))
+			WRITE_ONCE(m->size, p + got);
 	}
 	return done;
 }
 
 ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos)
 {
-	might_sleep();
-	size_t done = 0;
-
-	while (done < len) {
-		u64 p = pos + done;
-		unsigned long index = p >> PAGE_SHIFT;
-		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
-		struct page *page = find_or_create_page(m, index);
-		if (!page)
-			return done ? (ssize_t)done : -ENOMEM;
-		bool partial = off || n < PAGE_SIZE;
-		if (!test_bit(PG_uptodate, &page->flags) && partial &&
-		    (u64)index << PAGE_SHIFT < READ_ONCE(m->size)) {
-			int e = m->a_ops->readpage(m, page);	/* old contents first; unlocks */
-			lock_page(page);
-			if (!test_bit(PG_uptodate, &page->flags)) {	/* could not read it */
-				unlock_page(page);
-				put_page(page);
-				return done ? (ssize_t)done : (e ? e : -EIO);
-			}
-		}
-		wait_on_page_writeback(page);
-		int err = m->a_ops->write_begin ? m->a_ops->write_begin(m, page) : 0;
-		if (err) {	/* e.g. ENOSPC: nothing of this page was written */
-			unlock_page(page);
-			put_page(page);
-			return done ? (ssize_t)done : err;
-		}
-		memcpy((u8 *)page_address(page) + off, (const u8 *)buf + done, n);
-		set_bit(PG_uptodate, &page->flags);
-		set_page_dirty(page);
-		unlock_page(page);
-		mark_page_accessed(page);
-		put_page(page);
-		done += n;
-		if (p + n > READ_ONCE(m->size))
-			WRITE_ONCE(m->size, p + n);
-	}
-	return done;
+	struct iov_iter it;
+	iov_iter_kernel(&it, buf, len);
+	return filemap_write_iter(m, &it, pos);
 }
 
 struct page *find_or_create_page(struct address_space *m, unsigned long index)

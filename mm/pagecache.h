@@ -92,7 +92,7 @@ struct address_space_ops {
 	int (*readpage)(struct address_space *m, struct page *page);
 	/* Write a locked page with PG_writeback set; clear PG_writeback. 0 or -errno. */
 	int (*writepage)(struct address_space *m, struct page *page);
-	/* Optional: before filemap_write copies into a locked page, give it
+	/* Optional: before filemap_write_iter copies into a locked page, give it
 	 * somewhere to go on disk (allocate its block). 0 or -errno (ENOSPC). */
 	int (*write_begin)(struct address_space *m, struct page *page);
 };
@@ -180,7 +180,19 @@ extern void (*truncate_batch_hook)(struct address_space *m);
  * in if need be (with readahead); NULL with *err set. May sleep. */
 struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err);
 
-/* Read/write through the cache, with sequential readahead. Bytes or -errno. May sleep. */
+/*
+ * Read or write through the cache at pos, with sequential readahead: each
+ * page is copied once, straight between the page and the iterator
+ * (mm/iov_iter.h), which advances by what moved. Bytes moved, or
+ * -errno if none (-EFAULT: a user buffer that is bad from its start); a
+ * buffer that goes bad part-way gives a short count. Called with no page
+ * lock or spinlock held (a user buffer may fault); writers of one mapping
+ * take turns (an inode's i_mutex), readers take no lock. May sleep.
+ */
+struct iov_iter;
+ssize_t filemap_read_iter(struct address_space *m, struct iov_iter *to, u64 pos);
+ssize_t filemap_write_iter(struct address_space *m, struct iov_iter *from, u64 pos);
+/* The same for a kernel buffer of len bytes (ktests, the block device). */
 ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos);
 ssize_t filemap_write(struct address_space *m, const void *buf, size_t len, u64 pos);
 

@@ -71,8 +71,22 @@ void lru_del(struct page *page)
 	spin_unlock_irqrestore(&lru_lock, f);
 }
 
+/*
+ * Every cached read calls this, on every CPU, for the same hot pages, so
+ * it looks before it writes: a page already active and referenced has
+ * nothing left to gain, and a plain load (x86-64: mov) of its flags lets
+ * it go without a locked instruction or the global lru_lock - no cache
+ * line changes hands between the readers. The load is a hint: if reclaim
+ * demotes the page (refill_inactive clears PG_referenced) just after it,
+ * this one access goes unrecorded, which costs the page at most one more
+ * trip around the lists. Otherwise the first access sets PG_referenced
+ * (lock bts) and the next one moves an inactive page to the active list.
+ */
 void mark_page_accessed(struct page *page)
 {
+	unsigned long flags = READ_ONCE(page->flags);
+	if ((flags & (1UL << PG_active)) && (flags & (1UL << PG_referenced)))
+		return;		/* hot already: no store at all */
 	if (!test_and_set_bit(PG_referenced, &page->flags))
 		return;		/* first use: remember it */
 	unsigned long f = spin_lock_irqsave(&lru_lock);

@@ -22,7 +22,8 @@ struct page;
 void lru_cache_add(struct page *page);
 /* Take a page off its LRU list, if on one (delete_from_page_cache). */
 void lru_del(struct page *page);
-/* A use: referenced once gets a second chance, twice moves to active. */
+/* A use: referenced once gets a second chance, twice moves to active; a page
+ * already active and referenced returns at once, with no store or lock. */
 void mark_page_accessed(struct page *page);
 /* Reclaim up to nr pages now, in the caller's context. Returns pages freed. May sleep. */
 unsigned long vmscan_direct_reclaim(unsigned long nr);

@@ -77,6 +77,35 @@ KTEST(pagecache_first_read_misses_second_hits)
 	memfile_destroy(mf);
 }
 
+/*
+ * The LRU's second chance, read by read (mm/vmscan.c, mark_page_accessed):
+ * the first read of a new page marks it referenced, the second moves it to
+ * the active list, the third marks it referenced there, and from then on a
+ * read leaves the flags as they are (it only looks at them).
+ */
+KTEST(pagecache_reads_promote_a_page_once_then_leave_its_flags_alone)
+{
+	const unsigned long lru_bits = 1UL << PG_lru | 1UL << PG_active | 1UL << PG_referenced;
+	struct memfile *mf = patterned_memfile(2, 9);
+	KT_NOT_NULL(mf);
+	struct address_space *m = &mf->mapping;
+
+	KT_EQ(filemap_read(m, page_buf, 16, 0), 16);
+	struct page *p = find_get_page(m, 0);
+	KT_NOT_NULL(p);
+	KT_EQ(p->flags & lru_bits, 1UL << PG_lru | 1UL << PG_referenced);
+	KT_EQ(filemap_read(m, page_buf, 16, 0), 16);
+	KT_EQ(p->flags & lru_bits, 1UL << PG_lru | 1UL << PG_active);
+	KT_EQ(filemap_read(m, page_buf, 16, 0), 16);
+	KT_EQ(p->flags & lru_bits, lru_bits);
+	for (int i = 0; i < 3; i++) {
+		KT_EQ(filemap_read(m, page_buf, 16, 0), 16);
+		KT_EQ(p->flags & lru_bits, lru_bits);
+	}
+	put_page(p);
+	memfile_destroy(mf);
+}
+
 KTEST(pagecache_find_get_page_null_when_absent_referenced_when_present)
 {
 	struct memfile *mf = patterned_memfile(64, 2);

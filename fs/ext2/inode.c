@@ -15,6 +15,7 @@
  * 'page_lock/1'); write_inode takes i_map before the inode table's page.
  */
 #include "fs/ext2/ext2.h"
+#include "mm/iov_iter.h"
 #include "mm/slab.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
@@ -384,12 +385,12 @@ const struct address_space_ops ext2_aops = {
 	.write_begin = ext2_write_begin,
 };
 
-static ssize_t ext2_file_write(struct inode *inode, const void *buf, size_t len, u64 pos)
+static ssize_t ext2_file_write(struct inode *inode, struct iov_iter *from, u64 pos)
 {
 	if (pos >= MAX_FILE_SIZE)
 		return -EFBIG;
-	len = MIN(len, MAX_FILE_SIZE - pos);
-	return filemap_write(&inode->mapping, buf, len, pos);
+	iov_iter_truncate(from, MAX_FILE_SIZE - pos);
+	return filemap_write_iter(&inode->mapping, from, pos);
 }
 
 /* ------------------------------------------------------------ truncation */
@@ -621,7 +622,7 @@ static int special_setsize(struct inode *inode, u64 size)
 	return -EINVAL;
 }
 
-static ssize_t special_write(struct inode *inode, const void *buf, size_t len, u64 pos)
+static ssize_t special_write(struct inode *inode, struct iov_iter *from, u64 pos)
 {
 	return -EINVAL;
 }

@@ -21,12 +21,12 @@ HOST_SHIM  := tests/host/shim/host_kernel.c tests/host/shim/rcu_qsbr.c
 HOST_DEPS  := $(HOST_KSRCS) $(HOST_SHIM) $(wildcard tests/host/*.h tests/host/shim/*/*.h) \
 	mm/radix-tree.h kernel/types.h kernel/atomic.h tests/host/host.mk
 
-# The page cache (mm/filemap.c, unchanged) over the tree and the host's
+# The page cache (mm/filemap.c and mm/iov_iter.c, unchanged) over the tree and the host's
 # page allocator, locks and wait queues. clang lacks gcc's noipa (a gdb aid
 # in filemap.c) and ignores it.
-HOST_PC_SRCS := mm/filemap.c mm/radix-tree.c $(HOST_SHIM) tests/host/shim/host_mm.c
-HOST_PC_DEPS := $(HOST_DEPS) mm/filemap.c mm/pagecache.h mm/vmscan.h kernel/list.h \
-	tests/host/shim/host_mm.c
+HOST_PC_SRCS := mm/filemap.c mm/iov_iter.c mm/radix-tree.c $(HOST_SHIM) tests/host/shim/host_mm.c
+HOST_PC_DEPS := $(HOST_DEPS) mm/filemap.c mm/iov_iter.c mm/iov_iter.h mm/pagecache.h \
+	mm/vmscan.h kernel/list.h kernel/uaccess.h tests/host/shim/host_mm.c
 
 HOST_PROGS := $(HOST_B)/radix_tree_random $(HOST_B)/radix_tree_concurrent \
 	$(HOST_B)/radix_tree_concurrent_tsan \

@@ -1,9 +1,10 @@
 /*
  * host_mm.c - user-space stand-ins for what mm/filemap.c uses beyond the
  * radix tree's shim: the page allocator over a type-stable host mem_map,
- * the reader-writer lock, wait queues, time, might_sleep, and the LRU and
- * reclaim as trivial stubs (remove_mapping itself is filemap.c's). The
- * headers in this folder say what each keeps of the kernel's behaviour.
+ * the reader-writer lock, wait queues, time, might_sleep, and the LRU,
+ * reclaim and the user copies as trivial stubs (remove_mapping itself is
+ * filemap.c's). The headers in this folder say what each keeps of the
+ * kernel's behaviour.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "mm/vmscan.h"
 #include "mm/vm.h"
 #include "kernel/spinlock.h"
+#include "kernel/uaccess.h"
 
 /* ------------------------------------------------------------ pages */
 
@@ -149,6 +151,30 @@ unsigned long vmscan_direct_reclaim(unsigned long nr)
 unsigned long vmscan_max_pages(void)
 {
 	return ~0UL;
+}
+
+/* ------------------------------------------------------------ user copies */
+
+/* The host tests have no user space: filemap.c sees kernel iterators only,
+ * and mm/iov_iter.c's user branches must never run. */
+size_t copy_to_user_partial(void *udst, const void *src, size_t len)
+{
+	panic("host: copy_to_user_partial: no user memory here");
+}
+
+size_t copy_from_user_partial(void *dst, const void *usrc, size_t len)
+{
+	panic("host: copy_from_user_partial: no user memory here");
+}
+
+size_t copy_from_user_nofault(void *dst, const void *usrc, size_t len)
+{
+	panic("host: copy_from_user_nofault: no user memory here");
+}
+
+size_t fault_in_user_readable(const void *usrc, size_t len)
+{
+	panic("host: fault_in_user_readable: no user memory here");
 }
 
 /* ------------------------------------------------------------ rwlock */
