@@ -155,8 +155,9 @@ gdb: all
 	$(PYTHON) tools/gdb-session --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		$(if $(GDBPORT),--port $(GDBPORT))
 
-# make gdb on a terminal (Ctrl-C, gdb killed) and every rb- command, each
-# checked in a boot (tests/gdb/run-gdb-tests --help).
+# make gdb on a terminal (Ctrl-C, gdb killed), every rb- command and every
+# gdb walkthrough in the docs as written, each checked in a boot
+# (tests/gdb/run-gdb-tests --help).
 gdb-tests: all
 	DEBUG=$(if $(filter 1,$(DEBUG)),1,0) $(PYTHON) tests/gdb/run-gdb-tests
 
