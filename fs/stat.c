@@ -42,6 +42,28 @@ static long stat_file(struct file *f, u64 ubuf)
 	return put_stat(ubuf, &k);
 }
 
+/* stat of the file descriptor fd is open on, to ubuf. */
+static long stat_fd(int fd, u64 ubuf)
+{
+	struct file *f = fd_get(current_files(), fd);
+	if (!f)
+		return -EBADF;
+	long r = stat_file(f, ubuf);
+	file_put(f);
+	return r;
+}
+
+/* stat of path, from dirfd as *at() calls start, into *k. 0 or -errno. */
+static int stat_path(int dirfd, const char *path, struct kstat *k)
+{
+	int err = 0;
+	struct inode *base = base_dir(dirfd, path, &err);
+	if (base)
+		err = vfs_stat(base, path, k);
+	iput(base);
+	return err;
+}
+
 static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 {
 	int err = 0;
@@ -50,18 +72,10 @@ static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 		return err ? err : -ENOMEM;
 	if (!path[0] && (flags & AT_EMPTY_PATH)) {
 		kfree(path);
-		struct file *f = fd_get(current_files(), dirfd);
-		if (!f)
-			return -EBADF;
-		long r = stat_file(f, ubuf);
-		file_put(f);
-		return r;
+		return stat_fd(dirfd, ubuf);
 	}
-	struct inode *base = base_dir(dirfd, path, &err);
 	struct kstat k;
-	if (base)
-		err = vfs_stat(base, path, &k);
-	iput(base);
+	err = stat_path(dirfd, path, &k);
 	kfree(path);
 	return err ? err : put_stat(ubuf, &k);
 }
@@ -70,15 +84,7 @@ SYSCALL_DEFINE2(stat, uaddr_t, upath, uaddr_t, ustat) { return do_fstatat(AT_FDC
 SYSCALL_DEFINE2(lstat, uaddr_t, upath, uaddr_t, ustat) { return do_fstatat(AT_FDCWD, upath, ustat, AT_SYMLINK_NOFOLLOW); }
 SYSCALL_DEFINE4(newfstatat, int, dirfd, uaddr_t, upath, uaddr_t, ustat, int, flags) { return do_fstatat(dirfd, upath, ustat, flags); }
 
-SYSCALL_DEFINE2(fstat, int, fd, uaddr_t, ustat)
-{
-	struct file *f = fd_get(current_files(), fd);
-	if (!f)
-		return -EBADF;
-	long r = stat_file(f, ustat);
-	file_put(f);
-	return r;
-}
+SYSCALL_DEFINE2(fstat, int, fd, uaddr_t, ustat) { return stat_fd(fd, ustat); }
 
 static long do_faccessat(int dirfd, u64 upath, int mode)
 {
@@ -88,11 +94,8 @@ static long do_faccessat(int dirfd, u64 upath, int mode)
 	char *path = get_path(upath, &err);
 	if (!path)
 		return err;
-	struct inode *base = base_dir(dirfd, path, &err);
 	struct kstat k;
-	if (base)
-		err = vfs_stat(base, path, &k);
-	iput(base);
+	err = stat_path(dirfd, path, &k);
 	kfree(path);
 	if (!err && (mode & 1) && !(k.mode & 0111) && !S_ISDIR(k.mode))
 		err = -EACCES;		/* root may execute only what some x bit allows */
