@@ -79,6 +79,7 @@ void thread_exit(int wait_status)
 {
 	struct task *me = current_task();
 	struct process *p = me->proc;
+	mm_free_unmapped_vmas();
 	if (me->clear_child_tid) {	/* pthread_join waits on this word */
 		put_user_u32((void *)me->clear_child_tid, 0);
 		futex_wake(me->clear_child_tid, 1);

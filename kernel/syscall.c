@@ -18,6 +18,7 @@
 #include "kernel/sched.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
+#include "mm/vm.h"
 
 static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_read]             = sys_read,
@@ -166,6 +167,8 @@ void syscall_dispatch(struct trap_frame *tf)
 				(unsigned long long)nr, current_task()->name, current_task()->tid);
 	}
 	tf->rax = (u64)ret;
+	if (current_task()->unmapped_vmas)
+		mm_free_unmapped_vmas();	/* no lock held here (mm/mmap.c says why) */
 	if (READ_ONCE(this_cpu()->need_resched))
 		schedule();
 	/* rt_sigreturn's rax is the interrupted program's: never a restart. */

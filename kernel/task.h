@@ -23,6 +23,7 @@
 #include "kernel/lockdep.h"
 
 struct mm_struct;
+struct vm_area;
 struct process;
 struct trap_frame;
 
@@ -58,6 +59,9 @@ struct task {
 					 * creation, then changed only by the task itself
 					 * (execve, exit); the switch reads it once the task
 					 * has switched away (the rq lock orders it) */
+	struct vm_area *unmapped_vmas;	/* [P] file VMAs this task unmapped under mmap_lock,
+					 * freed (their inodes put) once it is dropped:
+					 * mm_free_unmapped_vmas (mm/mmap.c) */
 	struct trap_frame *user_regs;	/* [I] user state at the top of the kernel stack;
 					 * NULL for kernel threads */
 	void *fpu;			/* [P] FPU/SSE save area; NULL until user mode */

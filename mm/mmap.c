@@ -3,6 +3,8 @@
  * VMA operations behind mmap, munmap, mprotect and brk (mm/vm.h).
  */
 #include "mm/vm.h"
+#include "kernel/task.h"
+#include "kernel/sched.h"
 #include "mm/paging.h"
 #include "mm/page.h"
 #include "mm/slab.h"
@@ -230,6 +232,39 @@ static void vma_free(struct vm_area *v)
 	kmem_cache_free(vma_cache, v);
 }
 
+/*
+ * do_munmap runs under mmap_lock, and putting a file VMA's inode may be
+ * the last reference, whose eviction takes the inode's i_mutex: the order
+ * mmap_lock -> i_mutex. But a write holds i_mutex while it faults its
+ * source in (i_mutex -> mmap_lock, as in Linux). So the unmapping task
+ * keeps such VMAs on its own list, and puts them when it no longer holds
+ * mmap_lock: on its way back from the system call, or at its exit (as
+ * Linux defers the final fput of an unmapped file).
+ */
+CMDLINE_KEY(put_under_lock, "vm.debug_put_under_mmap_lock",
+	    "broken on purpose: munmap puts a file's inode with mmap_lock held");
+
+static void vma_free_later(struct vm_area *v)
+{
+	struct task *me = current_task();
+	if (!v->file || !me->mm || cmdline_get("vm.debug_put_under_mmap_lock")) {
+		vma_free(v);
+		return;
+	}
+	v->link.next = (struct list_head *)me->unmapped_vmas;
+	me->unmapped_vmas = v;
+}
+
+void mm_free_unmapped_vmas(void)
+{
+	struct task *me = current_task();
+	while (me->unmapped_vmas) {
+		struct vm_area *v = me->unmapped_vmas;
+		me->unmapped_vmas = (struct vm_area *)v->link.next;
+		vma_free(v);
+	}
+}
+
 void mm_put(struct mm_struct *mm)
 {
 	if (!mm || !atomic_dec_and_test(&mm->users))
@@ -425,7 +460,7 @@ int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len)
 		}
 		zap_range(mm, v->start, v->end);
 		list_del(&v->link);
-		vma_free(v);
+		vma_free_later(v);
 	}
 	return 0;
 }

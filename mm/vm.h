@@ -152,6 +152,9 @@ struct vm_stats {
 };
 void vm_get_stats(struct vm_stats *st);
 
+/* mm_free_unmapped_vmas: free the file VMAs the running task unmapped
+ * (their inode references dropped); with no mmap_lock held. */
+void mm_free_unmapped_vmas(void);
 /* mm_user_init: at boot, before the first process. */
 void mm_user_init(void);
 /* rmap_unmap_count (mm/rmap.c): PTEs reclaim and truncation took out, for /proc/vm. [A] */
