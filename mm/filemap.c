@@ -642,6 +642,23 @@ static struct page *read_new_page(struct address_space *m, unsigned long index)
 	return page;
 }
 
+/*
+ * A page we hold a reference to and have locked may leave the cache
+ * (truncation or eviction set its mapping to NULL; the caller looks) but
+ * cannot change owner: that needs it freed, and our reference forbids it.
+ * Another owner here means a lookup handed out a page it never rechecked
+ * (pagecache.h, interleaving C): say so now, before a read into the page
+ * writes a file's bytes over someone else's memory (a slab, a tree node).
+ */
+static void check_page_owner(struct page *page, struct address_space *m, unsigned long index)
+{
+	void *owner = READ_ONCE(page->mapping);
+	if (owner != m || page->index != index)
+		panic("page state: pfn %lu (owner %p, index %lu) was looked up as index %lu "
+		      "of mapping %p: a lookup without its recheck? (pagecache.h, step 4)",
+		      page_to_pfn(page), owner, page->index, index, (void *)m);
+}
+
 struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
 {
 	might_sleep();
@@ -666,6 +683,7 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 				put_page(page);
 				continue;
 			}
+			check_page_owner(page, m, index);
 			int e = 0;
 			if (!test_bit(PG_uptodate, &page->flags))
 				e = m->a_ops->readpage(m, page);	/* unlocks */

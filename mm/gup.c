@@ -54,6 +54,7 @@
 #include "kernel/time.h"
 #include "kernel/x86.h"
 #include "kernel/lockdep.h"
+#include "kernel/percpu.h"
 
 CMDLINE_KEY(gup_mode_key, "gup", "gup=slow: O_DIRECT and the pinning syscall use the slow path");
 CMDLINE_KEY(gup_irqs_on, "gup.debug_irqs_on",
@@ -65,6 +66,14 @@ struct gup_stats gup_stats;	/* [A] */
 static bool slow_default;	/* [A] gup=slow, or /proc/gup_mode */
 static bool irqs_on;		/* [I] */
 static unsigned delay_us;	/* [I] */
+/* walking[cpu]: [P] that CPU is between steps 1 and 5. Read by the shootdown
+ * IPI on the same CPU, to say at once when the guarantee is broken. */
+static bool walking[MAX_CPUS];
+
+bool gup_fast_walking_here(void)
+{
+	return READ_ONCE(walking[smp_processor_id()]);
+}
 
 #define COUNT(f, n) __atomic_add_fetch(&gup_stats.f, (n), __ATOMIC_RELAXED)
 
@@ -201,14 +210,22 @@ long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,
 	*nr_fast = 0;
 	if (!mm || end < start || end > USER_TOP)
 		return -EFAULT;
-	unsigned long f = irqs_on ? 0 : irq_save();			/* step 1 */
+	unsigned long f = 0;
+	if (irqs_on)
+		preempt_disable();	/* broken: interrupts stay on, but no migration */
+	else
+		f = irq_save();						/* step 1 */
+	WRITE_ONCE(walking[smp_processor_id()], true);
 	for (; i < nr; i++) {
 		struct page *page = fast_one(mm->pml4, (start & PAGE_MASK) + i * PAGE_SIZE, write);
 		if (!page)
 			break;
 		pages[i] = page;
 	}
-	if (!irqs_on)
+	WRITE_ONCE(walking[smp_processor_id()], false);
+	if (irqs_on)
+		preempt_enable();
+	else
 		irq_restore(f);						/* step 5 */
 	*nr_fast = i;
 	COUNT(fast_pins, i);

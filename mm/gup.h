@@ -33,6 +33,9 @@ struct gup_stats {
 extern struct gup_stats gup_stats;
 
 void gup_init(void);
+/* Is this CPU inside a fast walk (between steps 1 and 5)? For the TLB
+ * shootdown's check: with interrupts off, as they must be, never. */
+bool gup_fast_walking_here(void);
 /* The default path (gup=slow at boot; /proc/gup_mode changes it). */
 bool gup_slow_default(void);
 void gup_set_slow_default(bool slow);

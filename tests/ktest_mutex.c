@@ -289,6 +289,40 @@ KTEST(lock_rwsem_writer_excludes_readers_and_writers)
 }
 
 /*
+ * The same rule with the interleaving forced rather than hoped for: while
+ * this test holds the semaphore for reading, a writer arrives. It must
+ * queue (the waiter count says so) and must not be inside. Waiting for
+ * "queued or inside", whichever comes first, makes the verdict independent
+ * of how busy the machine is.
+ * Broken variant: debug.broken_rwsem=writer lets the writer straight in.
+ */
+static DEFINE_RWSEM(held_sem);
+static atomic_t held_writer_in;
+
+static int held_writer_fn(void *arg)
+{
+	down_write(&held_sem);
+	atomic_set(&held_writer_in, 1);
+	up_write(&held_sem);
+	return 0;
+}
+
+KTEST(lock_rwsem_writer_waits_for_a_reader_inside)
+{
+	atomic_set(&held_writer_in, 0);
+	down_read(&held_sem);
+	struct task *w = kthread_run(held_writer_fn, NULL, "writer");
+	bool settled = w && WITHIN_MS(5000, rwsem_nr_waiters(&held_sem) == 1 ||
+					    atomic_read(&held_writer_in));
+	bool writer_in_beside_reader = atomic_read(&held_writer_in) != 0;
+	up_read(&held_sem);
+	KT_ASSERT(w && join_within(w, 5000));
+	KT_ASSERT(settled);
+	KT_ASSERT(!writer_in_beside_reader);
+	KT_EQ(atomic_read(&held_writer_in), 1);
+}
+
+/*
  * While we hold the semaphore for reading, a writer queues; a reader that
  * comes after it must queue behind it, and get in only after the writer.
  * Broken variant: debug.broken_rwsem=starve (new readers overtake a
