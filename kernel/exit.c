@@ -48,7 +48,7 @@ static void process_exit(struct process *p, struct task *me)
 	p->files = NULL;
 	unsigned long f = irq_save();
 	me->mm = NULL;
-	write_cr3(__pa(kernel_pml4));
+	mm_activate(NULL);
 	irq_restore(f);
 	mm_put(proc_swap_mm(p, NULL));	/* proc_grab_live reads p->mm under proc_lock */
 	alarm_cancel(p);
@@ -101,7 +101,7 @@ void thread_exit(int wait_status)
 		unsigned long f = irq_save();
 		struct mm_struct *mm = me->mm;
 		me->mm = NULL;
-		write_cr3(__pa(kernel_pml4));
+		mm_activate(NULL);
 		irq_restore(f);
 		mm_put(mm);
 	}

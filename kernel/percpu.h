@@ -13,6 +13,7 @@
 #define MAX_CPUS 16
 
 struct task;
+struct mm_struct;
 
 struct cpu {
 	struct cpu *self;	/* [I] this struct, for %gs:0 */
@@ -29,6 +30,8 @@ struct cpu {
 	u64 user_rsp;		/* [P] syscall entry: the user rsp, until it is saved */
 	u64 syscall_rsp;	/* [P] syscall entry: the running task's kernel stack top */
 	int rcu_read_depth;	/* [P] rcu_read_lock nesting (counted while lockdep is on) */
+	struct mm_struct *loaded_mm;	/* [P] the user address space in cr3, or NULL
+					 * (kernel tables); changed by mm_activate only */
 };
 
 extern struct cpu cpus[MAX_CPUS];

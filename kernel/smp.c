@@ -10,14 +10,19 @@
  * ap_entry() below, and marks itself online. One AP starts at a time
  * because they share the trampoline's data block.
  *
- * Cross-CPU calls: one call is in flight at a time (call_lock, held by the
- * caller for the whole call). The caller publishes the request, sends the
- * IPI, and waits for the targets' bits to clear: first from `unstarted`
- * (each target has read fn and arg), then, if asked to wait, from
- * `unfinished`.
+ * Cross-CPU calls: every CPU has a mailbox with one slot per sender. A
+ * caller (preemption off, so one call per CPU at a time) puts a pointer to
+ * its request, on its own stack, into the slot for itself in each target's
+ * mailbox, sends the IPI, and waits for the targets' bits to clear: from
+ * `unstarted` (each target has read fn and arg) and, if asked to wait,
+ * from `unfinished`. A target's handler empties every slot of its mailbox,
+ * so IPIs that the local APIC merged lose no request. Calls from different
+ * CPUs are in flight at once: 8 threads unmapping memory on 8 CPUs do not
+ * queue behind one lock. Two CPUs that call each other both wait with
+ * interrupts on, so each answers the other.
  *
- * Lock order: call_lock is taken with interrupts enabled and nothing held
- * (smp_call_function -> call_lock); it is a leaf otherwise.
+ * Lock order: no lock is taken (each slot has one writer, its sender, and
+ * one reader, its target, which swaps it back to NULL).
  */
 #include "kernel/entry.h"
 #include "kernel/smp.h"
@@ -59,8 +64,8 @@ struct call_request {
 	u64 unstarted;			/* [A] targets that have not read fn/arg */
 	u64 unfinished;			/* [A] targets still running fn */
 };
-static spinlock_t call_lock = SPINLOCK_INIT("smp_call");
-static struct call_request *call_req;	/* [L:call_lock] published with release */
+/* call_inbox[target][sender]: [A] stored (release) by the sender, swapped to NULL by the target */
+static struct call_request *call_inbox[MAX_CPUS][MAX_CPUS];
 
 int num_online_cpus(void)
 {
@@ -204,12 +209,15 @@ static void run_request(struct call_request *r, int cpu)
 
 static void call_function_ipi(struct trap_frame *tf)
 {
-	/* Acquire pairs with the caller's release of call_req. */
-	struct call_request *r = smp_load_acquire(&call_req);
 	int cpu = smp_processor_id();
 
-	if (r && (__atomic_load_n(&r->unstarted, __ATOMIC_ACQUIRE) & (1ULL << cpu)))
-		run_request(r, cpu);
+	for (int from = 0; from < MAX_CPUS; from++) {
+		/* Acquire pairs with the sender's release: fn, arg, masks. */
+		struct call_request *r = __atomic_exchange_n(&call_inbox[cpu][from], NULL,
+							     __ATOMIC_ACQUIRE);
+		if (r)
+			run_request(r, cpu);
+	}
 }
 
 void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait)
@@ -220,29 +228,24 @@ void smp_call_function_mask(u64 mask, void (*fn)(void *), void *arg, bool wait)
 	preempt_disable();	/* "self" must stay this CPU until we are done */
 	int self = smp_processor_id();
 	u64 others = mask & ~(1ULL << self);
-	if (others) {
-		spin_lock(&call_lock);
-		r.unstarted = r.unfinished = others;
-		smp_store_release(&call_req, &r);	/* publish fn, arg, masks */
-		for (int cpu = 0; cpu < num_online_cpus(); cpu++)
-			if (others & (1ULL << cpu))
-				lapic_send_ipi(cpu_apic_id(cpu), VEC_CALL_FUNC);
-	}
+	r.unstarted = r.unfinished = others;
+	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
+		if (others & (1ULL << cpu)) {
+			/* Release: the target sees fn, arg and the masks. x86-64: a plain mov. */
+			smp_store_release(&call_inbox[cpu][self], &r);
+			lapic_send_ipi(cpu_apic_id(cpu), VEC_CALL_FUNC);
+		}
 	if (mask & (1ULL << self)) {	/* our share, as the others see it: irqs off */
 		unsigned long f = irq_save();
 		fn(arg);
 		irq_restore(f);
 	}
-	if (others) {
-		u64 *until = wait ? &r.unfinished : &r.unstarted;
-		while (__atomic_load_n(until, __ATOMIC_ACQUIRE))
-			cpu_relax();
-		/* Every target has read fn/arg, so the request can go away. */
-		while (__atomic_load_n(&r.unstarted, __ATOMIC_ACQUIRE))
-			cpu_relax();
-		smp_store_release(&call_req, NULL);
-		spin_unlock(&call_lock);
-	}
+	/* Every target must have read fn/arg before the request leaves our stack. */
+	u64 *until = wait ? &r.unfinished : &r.unstarted;
+	while (__atomic_load_n(until, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	while (__atomic_load_n(&r.unstarted, __ATOMIC_ACQUIRE))
+		cpu_relax();
 	preempt_enable();
 }
 

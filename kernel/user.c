@@ -120,14 +120,9 @@ void user_switch(struct task *prev, struct task *next)
 		__asm__ __volatile__("fxsave64 (%0)" :: "r"(prev->fpu) : "memory");
 	if (prev->proc)
 		prev->fs_base = rdmsr(MSR_FS_BASE);
-	if (next->mm) {
-		if (read_cr3() != __pa(next->mm->pml4))
-			mm_activate(next->mm);
-	} else if (read_cr3() != __pa(kernel_pml4)) {
-		/* Kernel threads run on the kernel's tables, so an exiting
-		 * process's tables are never in use when they are freed. */
-		write_cr3(__pa(kernel_pml4));
-	}
+	/* Kernel threads run on the kernel's tables, so an exiting process's
+	 * tables are never in use when they are freed. */
+	mm_activate(next->mm);
 	if (next->proc) {
 		tss_set_rsp0(smp_processor_id(), (u64)next->kstack_top);
 		this_cpu()->syscall_rsp = (u64)next->kstack_top;

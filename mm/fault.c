@@ -76,17 +76,28 @@ static void fault_delay(void)
 		udelay(cfg.delay_us);
 }
 
-static struct vm_stats stats;	/* [A] */
+/*
+ * The counters, one cache line per CPU: every fault counts, and one shared
+ * line would move between the CPUs on each (8 threads faulting would queue
+ * on it). A task preempted between reading its CPU number and the add
+ * counts on another CPU's line, which the atomic add keeps correct.
+ */
+static struct {
+	struct vm_stats s;
+} __attribute__((aligned(64))) stats[MAX_CPUS];	/* [A] */
 
-#define COUNT(f) __atomic_add_fetch(&stats.f, 1, __ATOMIC_RELAXED)
+#define COUNT(f) __atomic_add_fetch(&stats[smp_processor_id()].s.f, 1, __ATOMIC_RELAXED)
 
 void vm_get_stats(struct vm_stats *st)
 {
-	st->faults = READ_ONCE(stats.faults);
-	st->cow_copies = READ_ONCE(stats.cow_copies);
-	st->cow_reuses = READ_ONCE(stats.cow_reuses);
-	st->file_faults = READ_ONCE(stats.file_faults);
-	st->anon_faults = READ_ONCE(stats.anon_faults);
+	*st = (struct vm_stats){ 0 };
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		st->faults += READ_ONCE(stats[cpu].s.faults);
+		st->cow_copies += READ_ONCE(stats[cpu].s.cow_copies);
+		st->cow_reuses += READ_ONCE(stats[cpu].s.cow_reuses);
+		st->file_faults += READ_ONCE(stats[cpu].s.file_faults);
+		st->anon_faults += READ_ONCE(stats[cpu].s.anon_faults);
+	}
 	st->rmap_unmaps = READ_ONCE(rmap_unmap_count);
 }
 
@@ -143,8 +154,17 @@ static void put_pte_page(struct page *page)
 		put_page(page);
 }
 
+/*
+ * The PTE at addr now (~0: no memory for a table). Page tables are freed
+ * only with the mm (mm_put), so a walk that finds every level present
+ * needs no lock: the common fault reads its PTE without pt_lock and takes
+ * it once, to install. A missing level is made under pt_lock.
+ */
 static pte_t read_pte(struct mm_struct *mm, unsigned long addr)
 {
+	pte_t *fast = pt_walk(mm->pml4, addr, false);
+	if (fast)
+		return READ_ONCE(*fast);
 	spin_lock(&mm->pt_lock);
 	pte_t *pte = pt_walk(mm->pml4, addr, true);
 	pte_t v = pte ? READ_ONCE(*pte) : ~0UL;
@@ -154,7 +174,7 @@ static pte_t read_pte(struct mm_struct *mm, unsigned long addr)
 
 static void flush_one(struct mm_struct *mm, unsigned long addr)
 {
-	flush_tlb_cpus(READ_ONCE(mm->cpumask), addr, addr + PAGE_SIZE);
+	flush_tlb_cpus(mm_flush_mask(mm), addr, addr + PAGE_SIZE);
 }
 
 /*

@@ -96,7 +96,7 @@ struct gather {
 static void gather_shootdown(struct gather *g)
 {
 	if (g->n)
-		flush_tlb_cpus(READ_ONCE(g->mm->cpumask), g->start, g->end);
+		flush_tlb_cpus(mm_flush_mask(g->mm), g->start, g->end);
 }
 
 static void gather_release(struct gather *g)
@@ -270,6 +270,9 @@ void mm_put(struct mm_struct *mm)
 	if (!mm || !atomic_dec_and_test(&mm->users))
 		return;
 	/* No CPU runs it now: a CPU switching away loads another cr3. */
+	if (READ_ONCE(mm->cpumask))
+		panic("BUG: mm %p freed while it is in the cr3 of CPUs %#llx", (void *)mm,
+		      (unsigned long long)READ_ONCE(mm->cpumask));
 	while (!list_empty(&mm->vmas)) {
 		struct vm_area *v = list_first_entry(&mm->vmas, struct vm_area, link);
 		zap_range(mm, v->start, v->end);
@@ -281,10 +284,44 @@ void mm_put(struct mm_struct *mm)
 	kfree(mm);
 }
 
+/*
+ * The cpumask is lazy, as Linux's mm_cpumask: a CPU's bit is set while its
+ * cr3 holds the mm and cleared when it loads another (the cr3 write drops
+ * every user translation: no PCIDs, no global user pages). So a shootdown
+ * goes only to CPUs that can hold the mm's translations, not to every CPU
+ * that ever ran one of its threads.
+ *
+ * Why a CPU joining the mask needs no flush sent to it (a Dekker pair):
+ * the switcher sets its bit (a locked or: a full barrier) and then walks
+ * the new tables; a zapper changes a PTE and then reads the mask behind a
+ * full barrier (mm_flush_mask). Either the zapper sees the bit and flushes
+ * the CPU, or the CPU's walks see the changed PTE.
+ */
 void mm_activate(struct mm_struct *mm)
 {
-	__atomic_or_fetch(&mm->cpumask, 1ULL << smp_processor_id(), __ATOMIC_SEQ_CST);
-	write_cr3(__pa(mm->pml4));
+	struct cpu *c = this_cpu();
+	struct mm_struct *prev = c->loaded_mm;
+	u64 bit = 1ULL << c->id;
+
+	BUG_ON(!irqs_disabled(), "mm_activate with interrupts on");
+	if (prev == mm)
+		return;
+	if (mm) {
+		__atomic_or_fetch(&mm->cpumask, bit, __ATOMIC_SEQ_CST);
+		write_cr3(__pa(mm->pml4));
+	} else {
+		write_cr3(__pa(kernel_pml4));
+	}
+	/* After the cr3 write: this CPU holds none of prev's translations now. */
+	if (prev)
+		__atomic_and_fetch(&prev->cpumask, ~bit, __ATOMIC_RELEASE);
+	c->loaded_mm = mm;
+}
+
+u64 mm_flush_mask(struct mm_struct *mm)
+{
+	smp_mb();	/* the PTE change before the mask read (mm_activate's pair) */
+	return READ_ONCE(mm->cpumask);
 }
 
 struct fork_ctx {
@@ -376,7 +413,7 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 		nomem = c.nomem;
 	}
 	/* The parent's writable translations are now read-only: flush them. */
-	flush_tlb_cpus(READ_ONCE(old->cpumask), 0, USER_TOP);
+	flush_tlb_cpus(mm_flush_mask(old), 0, USER_TOP);
 	up_write(&old->mmap_lock);
 	if (nomem) {
 		mm_put(mm);
@@ -583,7 +620,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long addr, size_t len, unsigned l
 		walk_ptes(mm->pml4, v->start, v->end, protect_one, &v->flags);
 		spin_unlock(&mm->pt_lock);
 	}
-	flush_tlb_cpus(READ_ONCE(mm->cpumask), addr, end);
+	flush_tlb_cpus(mm_flush_mask(mm), addr, end);
 	return 0;
 }
 
@@ -665,7 +702,7 @@ static int move_vma(struct mm_struct *mm, struct vm_area *v, unsigned long to, s
 		v->start = to;
 		v->end = to + newlen;
 	}
-	flush_tlb_cpus(READ_ONCE(mm->cpumask), from, from_end);
+	flush_tlb_cpus(mm_flush_mask(mm), from, from_end);
 	if (l)
 		spin_unlock(l);
 	else
@@ -725,7 +762,7 @@ static int msync_vma(struct mm_struct *mm, struct vm_area *v, unsigned long star
 	walk_ptes(mm->pml4, start, end, move_dirty_bit, &moved);
 	spin_unlock(&mm->pt_lock);
 	if (moved)
-		flush_tlb_cpus(READ_ONCE(mm->cpumask), start, end);
+		flush_tlb_cpus(mm_flush_mask(mm), start, end);
 	struct address_space *m = &v->file->mapping;
 	if (!m->a_ops || !m->a_ops->writepage)
 		return 0;		/* memory only (shared anonymous): nothing to write */

@@ -74,8 +74,9 @@ static inline int index_at(unsigned long va, int level)
 /* Next-level table for entry e, allocating it if asked. NULL if none. */
 static u64 *next_table(u64 *e, bool create)
 {
-	if (*e & PTE_P)
-		return (*e & PTE_PS) ? NULL : __va(*e & PTE_ADDR_MASK);
+	u64 v = READ_ONCE(*e);		/* walks without pt_lock read it too (mm/fault.c) */
+	if (v & PTE_P)
+		return (v & PTE_PS) ? NULL : __va(v & PTE_ADDR_MASK);
 	if (!create)
 		return NULL;
 	phys_addr_t t = table_source();
@@ -83,8 +84,10 @@ static u64 *next_table(u64 *e, bool create)
 		return NULL;
 	memset(__va(t), 0, PAGE_SIZE);
 	paging_features.tables++;
-	/* Upper levels are permissive; the leaf decides (Intel SDM 4.6). */
-	WRITE_ONCE(*e, t | PTE_P | PTE_W | PTE_U);
+	/* Upper levels are permissive; the leaf decides (Intel SDM 4.6).
+	 * Release: the zeroed table before the entry that publishes it to a
+	 * lockless walker. x86-64: a plain mov after a compiler barrier. */
+	smp_store_release(e, t | PTE_P | PTE_W | PTE_U);
 	return __va(t);
 }
 

@@ -71,7 +71,7 @@ bool page_mkclean(struct page *page)
 		/* After the shootdown no CPU holds a writable translation: a
 		 * store from now on faults (fault_write_protected) and dirties
 		 * the page again, under its page lock, so after our writeback. */
-		flush_tlb_cpus(READ_ONCE(mm->cpumask), va, va + PAGE_SIZE);
+		flush_tlb_cpus(mm_flush_mask(mm), va, va + PAGE_SIZE);
 		dirty |= (old & PTE_D) != 0;
 	}
 	spin_unlock(&m->i_mmap_lock);
@@ -102,7 +102,7 @@ int try_to_unmap(struct page *page)
 		spin_unlock(&mm->pt_lock);
 		if (!ours)
 			continue;
-		flush_tlb_cpus(READ_ONCE(mm->cpumask), va, va + PAGE_SIZE);
+		flush_tlb_cpus(mm_flush_mask(mm), va, va + PAGE_SIZE);
 		if ((old & PTE_D) && !cmdline_get("vm.debug_rmap_ignore_dirty"))
 			set_page_dirty(page);	/* written through the mapping */
 		atomic_dec(&page->mapcount);

@@ -19,6 +19,8 @@
  * Unmapping frees a page only after every CPU in cpumask has flushed the
  * translation (TLB shootdown), never before: a CPU that still caches it
  * could otherwise write to a page that has been given to someone else.
+ * cpumask holds the CPUs whose cr3 is this mm now (mm_activate): a CPU
+ * that switched away holds none of its translations.
  */
 #ifndef MM_VM_H
 #define MM_VM_H
@@ -74,7 +76,7 @@ struct mm_struct {
 	spinlock_t pt_lock;
 	struct list_head vmas;		/* [mmap_lock] sorted, never overlapping */
 	atomic_t users;			/* [A] threads using it */
-	u64 cpumask;			/* [A] CPUs that may cache its translations */
+	u64 cpumask;			/* [A] CPUs whose cr3 holds it (mm_activate) */
 	unsigned long brk_start, brk;	/* [mmap_lock] the heap */
 };
 
@@ -84,8 +86,12 @@ struct mm_struct *mm_fork(struct mm_struct *old);
 void mm_get(struct mm_struct *mm);
 /* Drop a user; the last frees every page, table and VMA. */
 void mm_put(struct mm_struct *mm);
-/* Make mm this CPU's address space (cr3) and note the CPU in its cpumask. */
+/* Make mm (NULL: the kernel's tables) this CPU's address space (cr3), move
+ * this CPU's bit from the old mm's cpumask to mm's. Interrupts off. */
 void mm_activate(struct mm_struct *mm);
+/* The CPUs a shootdown for mm must reach, read after the caller's PTE changes
+ * (a full barrier first). */
+u64 mm_flush_mask(struct mm_struct *mm);
 
 /* mm_rss: pages mapped in mm now (present PTEs; the OOM killer's measure). Takes pt_lock. */
 unsigned long mm_rss(struct mm_struct *mm);

@@ -34,7 +34,7 @@ static void return_mm(struct mm_struct *mm)
 {
 	unsigned long f = irq_save();
 	current_task()->mm = NULL;
-	write_cr3(__pa(kernel_pml4));
+	mm_activate(NULL);
 	irq_restore(f);
 	mm_put(mm);
 }
