@@ -1,7 +1,8 @@
 /*
  * rwsem.c - reader-writer semaphores (the rules are in kernel/rwsem.h).
  *
- * Each sleeper has an entry on its stack with a `granted` flag. Whoever
+ * Readers usually take no spinlock at all (rwsem.h, R1-R4). Each sleeper
+ * has an entry on its stack with a `granted` flag. Whoever
  * lets it in (up_read, up_write) counts it as inside, unlinks it, sets
  * granted and wakes it, all under wait_lock; the sleeper reads granted only
  * under wait_lock. So, as in mutex.c, no wake-up is lost and no entry is
@@ -50,22 +51,75 @@ static bool broken(enum broken_mode mode)
 void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
 	spin_lock_init(&sem->wait_lock, "rwsem.wait_lock");
-	sem->readers = 0;
+	sem->count = 0;
 	sem->writer = NULL;
 	list_init(&sem->waiters);
 	sem->name = name;
 	sem->dep_class = 0;
 }
 
-/* May a reader / writer enter now, ignoring the queue? wait_lock held. */
-static bool reader_fits(struct rw_semaphore *sem)
+/* Readers inside now (a snapshot unless wait_lock and SLOW keep it still). */
+static long readers_inside(struct rw_semaphore *sem)
 {
-	return !sem->writer && (sem->readers == 0 || !broken(BROKEN_READERS));
+	return __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE) >> 1;
 }
 
-static bool writer_fits(struct rw_semaphore *sem)
+/* R1: set SLOW (lock or: a full barrier, so our next look at count is fresh). */
+static void set_slow(struct rw_semaphore *sem)
 {
-	return !sem->writer && (sem->readers == 0 || broken(BROKEN_WRITER));
+	__atomic_or_fetch(&sem->count, RWSEM_SLOW, __ATOMIC_SEQ_CST);
+}
+
+/* R1: clear SLOW once no writer is inside and nobody waits; wait_lock held. */
+static void update_slow(struct rw_semaphore *sem)
+{
+	if (!sem->writer && list_empty(&sem->waiters) && broken_mode() == BROKEN_NONE)
+		__atomic_and_fetch(&sem->count, ~RWSEM_SLOW, __ATOMIC_RELEASE);
+}
+
+/* May a reader enter now, ignoring the queue? wait_lock held. (A writer: writer_enter.) */
+static bool reader_fits(struct rw_semaphore *sem)
+{
+	return !sem->writer && (readers_inside(sem) == 0 || !broken(BROKEN_READERS));
+}
+
+/* A reader in by the slow path; wait_lock held. */
+static void reader_enter(struct rw_semaphore *sem)
+{
+	__atomic_add_fetch(&sem->count, 2, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * A writer in, if it fits; wait_lock held. R3: from "no readers" straight
+ * to SLOW in one cmpxchg (a fast reader arriving in between makes it fail).
+ */
+static bool writer_enter(struct rw_semaphore *sem, struct task *t)
+{
+	if (sem->writer)
+		return false;
+	if (broken(BROKEN_WRITER)) {		/* deliberately broken: readers or not */
+		set_slow(sem);
+		sem->writer = t;
+		return true;
+	}
+	long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	if ((c >> 1) != 0 ||
+	    !__atomic_compare_exchange_n(&sem->count, &c, RWSEM_SLOW, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	sem->writer = t;
+	return true;
+}
+
+/* The fast read side (R2): SLOW clear and no broken mode. x86-64: lock cmpxchg. */
+static bool read_fast(struct rw_semaphore *sem)
+{
+	long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	while (!(c & RWSEM_SLOW) && broken_mode() == BROKEN_NONE)
+		if (__atomic_compare_exchange_n(&sem->count, &c, c + 2, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
 /* Queue behind everybody and sleep until granted; wait_lock held, dropped. */
@@ -100,13 +154,16 @@ void down_read(struct rw_semaphore *sem)
 {
 	might_sleep();
 	dep_acquire(sem, LOCKDEP_READ, LOCKDEP_SITE());
+	if (read_fast(sem))
+		return;
 	spin_lock(&sem->wait_lock);
 	/* Anyone waiting (a writer, or readers behind one) goes first. */
 	if (reader_fits(sem) && (list_empty(&sem->waiters) || broken(BROKEN_STARVE))) {
-		sem->readers++;
+		reader_enter(sem);
 		spin_unlock(&sem->wait_lock);
 		return;
 	}
+	set_slow(sem);		/* R1 before we queue (R4's other half) */
 	wait_granted(sem, false);
 }
 
@@ -120,21 +177,32 @@ void down_write(struct rw_semaphore *sem)
 	if (sem->writer == me)
 		panic("BUG: rwsem '%s': recursive down_write by '%s' (tid %d)", sem->name,
 		      me->name, me->tid);
-	if (writer_fits(sem) && list_empty(&sem->waiters)) {
-		sem->writer = me;
-		spin_unlock(&sem->wait_lock);
-		return;
+	if (list_empty(&sem->waiters)) {
+		if (writer_enter(sem, me)) {
+			spin_unlock(&sem->wait_lock);
+			return;
+		}
+		/* Readers inside: stop new fast ones, then look once more (R4). */
+		set_slow(sem);
+		if (writer_enter(sem, me)) {
+			spin_unlock(&sem->wait_lock);
+			return;
+		}
 	}
+	set_slow(sem);
 	wait_granted(sem, true);
 }
 
 bool down_read_trylock(struct rw_semaphore *sem)
 {
-	spin_lock(&sem->wait_lock);
-	bool got = reader_fits(sem) && list_empty(&sem->waiters);
-	if (got)
-		sem->readers++;
-	spin_unlock(&sem->wait_lock);
+	bool got = read_fast(sem);
+	if (!got) {
+		spin_lock(&sem->wait_lock);
+		got = reader_fits(sem) && list_empty(&sem->waiters);
+		if (got)
+			reader_enter(sem);
+		spin_unlock(&sem->wait_lock);
+	}
 	if (got)
 		dep_acquire(sem, LOCKDEP_READ | LOCKDEP_TRY, LOCKDEP_SITE());
 	return got;
@@ -143,9 +211,8 @@ bool down_read_trylock(struct rw_semaphore *sem)
 bool down_write_trylock(struct rw_semaphore *sem)
 {
 	spin_lock(&sem->wait_lock);
-	bool got = writer_fits(sem) && list_empty(&sem->waiters);
-	if (got)
-		sem->writer = current_task();
+	bool got = list_empty(&sem->waiters) && writer_enter(sem, current_task());
+	update_slow(sem);	/* a failed try leaves SLOW as it found it */
 	spin_unlock(&sem->wait_lock);
 	if (got)
 		dep_acquire(sem, LOCKDEP_TRY, LOCKDEP_SITE());
@@ -165,15 +232,13 @@ static void grant_waiters(struct rw_semaphore *sem)
 	while (!list_empty(&sem->waiters)) {
 		struct rwsem_waiter *w = list_first_entry(&sem->waiters, struct rwsem_waiter, link);
 		if (w->write) {
-			if (writer_fits(sem)) {
-				sem->writer = w->task;
+			if (writer_enter(sem, w->task))
 				grant(sem, w);
-			}
 			return;		/* nobody overtakes a waiting writer */
 		}
 		if (!reader_fits(sem))
 			return;
-		sem->readers++;
+		reader_enter(sem);
 		grant(sem, w);
 	}
 }
@@ -181,10 +246,15 @@ static void grant_waiters(struct rw_semaphore *sem)
 void up_read(struct rw_semaphore *sem)
 {
 	dep_release(sem);
+	/* Release: our reads inside happen before a writer's entry. x86-64: lock xadd. */
+	long c = __atomic_sub_fetch(&sem->count, 2, __ATOMIC_RELEASE);
+	if (c < 0)
+		panic("BUG: rwsem '%s': up_read without down_read", sem->name);
+	if (!(c & RWSEM_SLOW))
+		return;			/* nobody waits (R4) */
 	spin_lock(&sem->wait_lock);
-	BUG_ON(sem->readers <= 0, "up_read without down_read");
-	sem->readers--;
 	grant_waiters(sem);
+	update_slow(sem);
 	spin_unlock(&sem->wait_lock);
 }
 
@@ -199,6 +269,7 @@ void up_write(struct rw_semaphore *sem)
 	dep_release(sem);
 	sem->writer = NULL;
 	grant_waiters(sem);
+	update_slow(sem);
 	spin_unlock(&sem->wait_lock);
 }
 

@@ -20,7 +20,23 @@
  * that takes the read side twice is reported (a writer arriving between
  * the two would deadlock it).
  *
- * Lock legend: [L:wait_lock] the semaphore's spinlock, [I] immutable.
+ * The read side's common case takes no spinlock (as Linux's rwsem): while
+ * no writer holds the semaphore and nobody waits, `count`'s SLOW bit is
+ * clear and a reader enters and leaves with one lock cmpxchg / lock xadd
+ * on `count`. Everything else - a writer, a sleeper, a broken mode - sets
+ * SLOW and goes through wait_lock. The rules, kept under wait_lock:
+ *   R1. SLOW is set whenever a writer is inside or the queue is not empty
+ *       (it may stay set a moment longer; never the other way round).
+ *   R2. A reader enters without wait_lock only by a cmpxchg that finds
+ *       SLOW clear, so no reader slips in past a writer or a sleeper.
+ *   R3. A writer enters only by a cmpxchg from "no readers" to SLOW, so
+ *       no fast reader can have slipped in between its check and its entry.
+ *   R4. A reader leaving sees, in the value its xadd returns, whether it
+ *       was the last with SLOW set: then it takes wait_lock and lets the
+ *       queue's head in. A sleeper sets SLOW before it last looks, so either
+ *       it sees the reader gone or the reader sees SLOW (no lost wake-up).
+ *
+ * Lock legend: [L:wait_lock] the semaphore's spinlock, [A] atomic, [I] immutable.
  */
 #ifndef KERNEL_RWSEM_H
 #define KERNEL_RWSEM_H
@@ -33,13 +49,14 @@ struct task;
 
 struct rw_semaphore {
 	spinlock_t wait_lock;		/* guards the fields below */
-	int readers;			/* [L:wait_lock] readers inside */
+	long count;			/* [A] readers inside << 1, | RWSEM_SLOW (R1-R4) */
 	struct task *writer;		/* [L:wait_lock] the writer inside, or NULL */
 	struct list_head waiters;	/* [L:wait_lock] sleepers, oldest first */
 	const char *name;		/* [I] for reports; its lockdep class */
 	u16 dep_class;			/* [A] lockdep's class, cached at first use */
 };
 
+#define RWSEM_SLOW 1L		/* a writer inside or sleepers: take wait_lock */
 #define RWSEM_INIT(s, n) \
 	{ SPINLOCK_INIT("rwsem.wait_lock"), 0, NULL, LIST_HEAD_INIT((s).waiters), n, 0 }
 #define DEFINE_RWSEM(s) struct rw_semaphore s = RWSEM_INIT(s, #s)
