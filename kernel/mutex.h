@@ -2,9 +2,14 @@
  * mutex.h - sleeping mutual exclusion, owned by a task.
  *
  * A mutex is held by a task, not a CPU: the holder may sleep, and a task
- * that finds it taken sleeps instead of spinning. mutex_unlock hands the
- * mutex straight to the longest waiter (FIFO hand-off): nobody can overtake
- * a sleeper, so nobody starves. Locking a mutex you already hold, or
+ * that finds it taken sleeps. Before it sleeps it may spin a little (at
+ * most MUTEX_SPIN_NS, and only while the holder is running on a CPU and
+ * nobody sleeps in the queue), because a holder that runs will likely
+ * unlock within microseconds, and a sleep and a wake-up cost far more
+ * (optimistic spinning, as Linux's mutex). mutex_unlock wakes the longest
+ * sleeper; a running task may take the mutex before it wakes, but only
+ * once: a sleeper that lost is then handed the mutex by the next unlock,
+ * and nobody may overtake it, so nobody starves. Locking a mutex you already hold, or
  * unlocking one you do not hold, is a BUG naming the mutex and the tasks.
  * lockdep (kernel/lockdep.h) keeps a held mutex on its task's stack of held
  * locks, so it is tracked across sleeps and CPUs.

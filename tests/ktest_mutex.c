@@ -137,7 +137,8 @@ static int handoff_fn(void *arg)
 	return 0;
 }
 
-/* A contender sleeps (not spins) while the mutex is held, and gets it at unlock. */
+/* A contender sleeps (after at most a short spin) while the mutex is held, and
+ * gets it at unlock. */
 KTEST(lock_mutex_contender_sleeps_until_unlock)
 {
 	handoff_got = 0;
