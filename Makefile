@@ -4,6 +4,7 @@
 #   make run      boot it in QEMU (-smp 8) on this terminal's serial console
 #   make gdb      boot it halted and attach gdb (see README.md)
 #   make test     build, then run every test; last line "N passed, N failed"
+#   make lab LAB=n, make grade LAB=n   start lab n on a branch, grade it (docs/labs/)
 #
 # Variables: CMDLINE='words' (kernel command line for run/gdb), SMP=8, MEM=512M,
 # ACCEL=tcg|kvm (kvm only on your own machine with real KVM), DEBUG=1 (build
