@@ -4,6 +4,7 @@
 #   make run      boot it in QEMU (-smp 8) on this terminal's serial console
 #   make gdb      boot it halted and attach gdb (see README.md)
 #   make test     build, then run every test; last line "N passed, N failed"
+#   make lab LAB=n, make grade LAB=n   start lab n on a branch, grade it (docs/labs/)
 #
 # Variables: CMDLINE='words' (kernel command line for run/gdb), SMP=8, MEM=512M,
 # ACCEL=tcg|kvm (kvm only on your own machine with real KVM), DEBUG=1 (build
@@ -55,7 +56,8 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb gdb-tests test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc
+.PHONY: all deps run gdb gdb-tests test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
+	lab grade lab-selftest lab-check
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
 deps:
@@ -192,8 +194,31 @@ check-layers: all
 check-syscall-doc: all
 	$(PYTHON) tools/check-syscall-doc
 
+# The labs (docs/labs/README.md, tools/lab --help): make lab LAB=n starts
+# lab n on a new branch lab-n, make grade LAB=n prints its points and score
+# (AS_BROKEN=SWITCH grades the reference as a known-wrong solution).
+lab:
+	$(if $(LAB),,$(error make lab LAB=n: which lab? tools/lab list))
+	$(PYTHON) tools/lab start $(LAB)
+
+grade: all $(B)/test-root.img
+	$(if $(LAB),,$(error make grade LAB=n: which lab? tools/lab list))
+	$(PYTHON) tools/lab grade $(LAB) --no-build $(if $(AS_BROKEN),--as-broken $(AS_BROKEN))
+
+# make test's short check of the labs (about 30 s): markers, start's
+# refusals, every stub applied and built, one boot of the stubbed kernel,
+# and docs/user-programs.md's new program in one boot. The reference's
+# full marks need no boot of their own: every item it grades is a test of
+# make test (docs/labs/README.md). make torture grades every lab fully.
+lab-selftest: all
+	$(PYTHON) tools/lab selftest
+
+lab-check: all $(B)/test-root.img
+	$(PYTHON) tools/lab selftest --full
+
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
-		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests
+		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests \
+		lab-selftest
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).
@@ -211,8 +236,10 @@ bench-linux: all $(B)/user/peerinit
 # Long runs that do not fit make test: rcutorture, the radix-tree race,
 # the page-cache torture (under a tight cap) and the get_user_pages_fast
 # torture, each for minutes on 8 CPUs; the fault-path torture on 4; the
-# system-call fuzzer with a new seed on 1 and on 8 CPUs (tools/fuzz); and
-# FUZZ_SEEDS x 8 randomly damaged ext2 images (fresh seeds each run).
+# system-call fuzzer with a new seed on 1 and on 8 CPUs (tools/fuzz);
+# FUZZ_SEEDS x 8 randomly damaged ext2 images (fresh seeds each run); and
+# every lab graded in full: the reference full marks, each known-wrong
+# switch less, each stub zero (make lab-check).
 TORTURE_SECONDS ?= 300
 torture: all corrupt-images
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
@@ -228,6 +255,7 @@ torture: all corrupt-images
 	$(PYTHON) tools/fuzz-images --seeds $(FUZZ_SEEDS) --per-boot 100
 	$(PYTHON) tools/fuzz --random --smp 1 --seconds $(TORTURE_SECONDS)
 	$(PYTHON) tools/fuzz --random --smp 8 --children 8 --seconds $(TORTURE_SECONDS)
+	$(MAKE) --no-print-directory lab-check
 
 clean:
 	rm -rf $(B)

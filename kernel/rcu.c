@@ -91,6 +91,7 @@ static __noinline void __end_gp(void)
 /* Step 3. gp_lock held, no grace period in progress. */
 static __noinline void __start_gp(void)
 {
+	/* LAB 3 BEGIN __start_gp: which CPUs must pass a quiescent state (docs/labs/lab3.md) */
 	int n = num_online_cpus();
 
 	gp_started++;
@@ -105,11 +106,13 @@ static __noinline void __start_gp(void)
 	}
 	if (!qs_needed || broken)	/* broken: end at once, readers or not */
 		__end_gp();
+	/* LAB 3 END __start_gp */
 }
 
 /* Step 4: this CPU is at a quiescent state now. */
 static __noinline void report_qs(void)
 {
+	/* LAB 3 BEGIN report_qs: note this CPU's quiescent state (docs/labs/lab3.md) */
 	int cpu = smp_processor_id();
 	struct rcu_cpu *rc = &rcu_cpus[cpu];
 
@@ -123,6 +126,7 @@ static __noinline void report_qs(void)
 	}
 	rc->reported_gp = gp_started;
 	spin_unlock_irqrestore(&gp_lock, f);
+	/* LAB 3 END report_qs */
 }
 
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))

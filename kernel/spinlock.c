@@ -197,12 +197,15 @@ static void watchdog_check(spinlock_t *l, struct spin_wait *w)
 
 static bool tas_try(spinlock_t *l)
 {
+	/* LAB 2 BEGIN tas_try: one atomic exchange (docs/labs/lab2.md) */
 	/* Acquire: the critical section stays below. x86-64: xchg (implicitly locked). */
 	return __atomic_exchange_n(&l->word, 1, __ATOMIC_ACQUIRE) == 0;
+	/* LAB 2 END tas_try */
 }
 
 static void tas_acquire(spinlock_t *l)
 {
+	/* LAB 2 BEGIN tas_acquire: test, and test-and-set with backoff (docs/labs/lab2.md) */
 	struct spin_wait w = { 0 };
 	unsigned delay = 1;
 
@@ -216,6 +219,7 @@ static void tas_acquire(spinlock_t *l)
 			/* Relaxed: only a hint; tas_try orders. x86-64: plain mov. */
 		} while (READ_ONCE(l->word) != 0);
 	}
+	/* LAB 2 END tas_acquire */
 }
 
 static bool ticket_try(spinlock_t *l)

@@ -135,7 +135,9 @@ bool page_cache_get_speculative(struct page *page)
 		atomic_inc(&page->refcount);
 		return true;
 	}
+	/* LAB 4 BEGIN page_cache_get_speculative: pagecache.h step 3 (docs/labs/lab4.md) */
 	return atomic_inc_not_zero(&page->refcount);	/* lock cmpxchg loop */
+	/* LAB 4 END page_cache_get_speculative */
 }
 
 bool page_freeze_refs(struct page *page, int count)
@@ -147,7 +149,9 @@ bool page_freeze_refs(struct page *page, int count)
 		atomic_set(&page->refcount, 0);
 		return true;
 	}
+	/* LAB 5 BEGIN page_freeze_refs: pagecache.h step E2 (docs/labs/lab5.md) */
 	return atomic_cmpxchg(&page->refcount, count, 0) == count;	/* lock cmpxchg */
+	/* LAB 5 END page_freeze_refs */
 }
 
 void page_unfreeze_refs(struct page *page, int count)
@@ -192,6 +196,7 @@ struct page *find_get_page(struct address_space *m, unsigned long index)
 		return find_get_page_locked(m, index);
 	rcu_read_lock();				/* pagecache.h, step 1 */
 	STAT(lookups);
+	/* LAB 4 BEGIN find_get_page: pagecache.h steps 2-4 (docs/labs/lab4.md) */
 again:
 	page = radix_tree_lookup(&m->tree, index);	/* step 2 */
 	if (page) {
@@ -206,6 +211,7 @@ again:
 			goto again;
 		}
 	}
+	/* LAB 4 END find_get_page */
 	if (page)
 		STAT(hits);
 	else
@@ -382,6 +388,7 @@ void delete_from_page_cache(struct page *page)
 bool remove_mapping(struct address_space *m, struct page *page)
 {
 	BUG_ON(!test_bit(PG_locked, &page->flags), "remove_mapping: page not locked");
+	/* LAB 5 BEGIN remove_mapping: pagecache.h steps E1-E5 (docs/labs/lab5.md) */
 	unsigned long f = write_lock_irqsave(&m->tree_lock);	/* step E1 */
 	if (page->mapping != m || !page_freeze_refs(page, 2)) {	/* step E2 */
 		write_unlock_irqrestore(&m->tree_lock, f);
@@ -404,6 +411,7 @@ bool remove_mapping(struct address_space *m, struct page *page)
 	clear_bit(PG_locked, &page->flags);
 	free_frozen_pages(page, 0);
 	return true;
+	/* LAB 5 END remove_mapping */
 }
 
 /* ---------------------------------------------------------------- dirty, writeback */

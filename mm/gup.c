@@ -163,6 +163,7 @@ long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr,
 /* Steps 2-4 for one page, interrupts off. The page, or NULL to fall back. */
 static struct page *fast_one(u64 *pml4, unsigned long addr, bool write)
 {
+	/* LAB 6 BEGIN fast_one: gup.c steps 2-4 for one page (docs/labs/lab6.md) */
 	u64 *t = pml4;
 	/* The guarantee, checked: interrupts are off (step 1) - unless they are
 	 * on by request (gup.debug_irqs_on), so that the torture has to catch it. */
@@ -198,6 +199,7 @@ static struct page *fast_one(u64 *pml4, unsigned long addr, bool write)
 		return NULL;
 	}
 	return page;
+	/* LAB 6 END fast_one */
 }
 
 long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,

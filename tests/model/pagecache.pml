@@ -121,6 +121,7 @@ step2_miss:	if
 #if VARIANT == PLAIN_GET
 step3_get:	atomic { refcount[p]++; rrefs[p]++ };	/* BROKEN: lock incl, no zero check */
 #else
+/* LAB 4 BEGIN step3: the reader's step 3 (docs/labs/lab4.md) */
 step3_get:	atomic {				/* inc-unless-zero: the CAS that succeeds */
 			if
 			:: refcount[p] > 0 -> refcount[p]++; rrefs[p]++; ok = true
@@ -131,16 +132,19 @@ step3_retry:	if
 		:: !ok -> goto again			/* interleaving B */
 		:: else -> skip
 		fi;
+/* LAB 4 END step3 */
 #endif
 #if VARIANT == SKIP_RECHECK
 		/* BROKEN: no step 4 */
 #else
+/* LAB 4 BEGIN step4: the reader's step 4 (docs/labs/lab4.md) */
 step4_recheck:	atomic { ok = (slot[0] == p); seen = owner[p] };	/* one load of the slot */
 step4_lost:	if
 		:: !ok -> atomic { rrefs[p]--; put_page(p) }; goto again	/* interleaving C */
 		:: else -> skip
 		fi;
 step4_seen:	assert(seen == ID_A);	/* property: the page WAS (A, i)'s at step 4 */
+/* LAB 4 END step4 */
 #endif
 step5_return:	assert(refcount[p] >= 1 && owner[p] == ID_A);	/* property: allocated, (A, i)'s */
 step5_put:	atomic { rrefs[p]--; put_page(p) };	/* the caller is done with it */
@@ -175,12 +179,14 @@ e2_freeze_test:	if
 		fi;
 e2_freeze_store: refcount[p] = 0;			/* ... and, apart, the store */
 #else
+/* LAB 5 BEGIN e2_freeze: the evictor's step E2 (docs/labs/lab5.md) */
 e2_freeze:	atomic {				/* lock cmpxchg(2 -> 0) */
 			if
 			:: refcount[p] == 2 -> refcount[p] = 0
 			:: else -> goto e2_failed
 			fi
 		};
+/* LAB 5 END e2_freeze */
 #endif
 e3_dirty:	if
 		:: !dirtied -> dirtied = true; goto e3_unfreeze	/* dirtied after reclaim looked */
