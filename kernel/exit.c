@@ -166,16 +166,21 @@ static bool only_thread_left(struct process *p)
 }
 
 /* A child of p that wait4(pid) may reap is a zombie now, or has a stop
- * or a continue to report (options). */
+ * or a continue to report (options), or none is left (reaped without a
+ * wait: the parent ignores SIGCHLD). */
 static bool child_to_reap(struct process *p, int pid, int options)
 {
-	bool ready = false;
+	bool ready = false, any = false;
 	spin_lock(&proc_lock);
 	for (struct list_head *l = p->children.next; l != &p->children; l = l->next) {
 		struct process *c = list_entry(l, struct process, sibling);
-		if ((pid <= 0 || c->pid == pid) && (c->zombie || __wait_report(c, options, false)))
+		if (pid > 0 && c->pid != pid)
+			continue;
+		any = true;
+		if (c->zombie || __wait_report(c, options, false))
 			ready = true;
 	}
+	ready = ready || !any;
 	spin_unlock(&proc_lock);
 	return ready;
 }

@@ -53,12 +53,14 @@ bool signal_frame_push(struct trap_frame *tf, int sig, const struct k_sigaction 
 		       u64 oldmask);
 /*
  * kernel/signal_stop.c, the group stop (its steps are there):
+ * group_stop_applies: a stop is in force for the running thread of p;
  * group_stop_begin: p stops (takes proc_lock; never sleeps);
  * group_stop_wait: the running thread of p sleeps until SIGCONT or SIGKILL
  * (takes proc_lock; sleeps, holding no lock);
  * __group_stop_check: a thread left p, which may complete the stop;
  * __group_continue: SIGCONT's effect; both with proc_lock held, never sleep.
  */
+bool group_stop_applies(struct process *p);
 void group_stop_begin(struct process *p, int sig);
 void group_stop_wait(struct process *p);
 void __group_stop_check(struct process *p);

@@ -182,7 +182,7 @@ static int next_signal(struct task *me, struct process *p)
 			exit_if_group_ends(0);	/* exit_group, or another thread's execve */
 			do_exit_group(SIGKILL);
 		}
-		if (__atomic_load_n(&p->stopped, __ATOMIC_ACQUIRE)) {
+		if (group_stop_applies(p)) {
 			group_stop_wait(p);
 			continue;
 		}

@@ -34,12 +34,35 @@
 #include "kernel/task.h"
 #include "kernel/wait.h"
 #include "kernel/lockdep.h"
+#include "kernel/cmdline.h"
+#include "kernel/sched.h"
 
 #define SA_NOCLDSTOP 1
 #define SA_NOCLDWAIT 2
 #define WUNTRACED 2
 #define WCONTINUED 8
 #define REPORT_CONTINUED 0xffff
+
+/* signal.debug_stop_one_thread: only the thread that takes the stop signal
+ * stops (and the stop is reported at once), as a kernel without step 2
+ * would do. A test of t_sigstop. */
+static bool stop_one_thread(void)
+{
+	static int on = -1;		/* [A] -1: not read from the command line yet */
+	int v = READ_ONCE(on);
+	if (v < 0)
+		WRITE_ONCE(on, v = cmdline_get("signal.debug_stop_one_thread") != NULL);
+	return v;
+}
+CMDLINE_KEY(stop_one_key, "signal.debug_stop_one_thread",
+	    "test of the tests: a stop signal stops only the thread that takes it");
+
+bool group_stop_applies(struct process *p)
+{
+	if (!__atomic_load_n(&p->stopped, __ATOMIC_ACQUIRE))
+		return false;
+	return !stop_one_thread() || READ_ONCE(p->stopper) == current_task();
+}
 
 /* p stopped or continued: the parent's SIGCHLD and wait4. proc_lock held. */
 static void __tell_parent(struct process *p)
@@ -55,7 +78,8 @@ static void __tell_parent(struct process *p)
 void __group_stop_check(struct process *p)
 {
 	lockdep_assert(spin_is_held(&proc_lock));
-	if (!p->stopped || p->stop_done || p->nr_stopped < p->nr_threads)
+	int needed = stop_one_thread() ? 1 : p->nr_threads;	/* deliberately broken */
+	if (!p->stopped || p->stop_done || p->nr_stopped < needed)
 		return;
 	p->stop_done = true;
 	p->wait_report = (p->stop_sig << 8) | 0x7f;
@@ -69,6 +93,7 @@ void group_stop_begin(struct process *p, int sig)
 		__atomic_store_n(&p->stopped, true, __ATOMIC_SEQ_CST);
 		p->stop_sig = sig;
 		p->stop_done = false;
+		WRITE_ONCE(p->stopper, current_task());
 		__signal_wake_threads(p, SIGSTOP);
 	}
 	spin_unlock(&proc_lock);

@@ -110,6 +110,8 @@ struct process {
 						 * is in force until SIGCONT; read unlocked
 						 * (READ_ONCE) by signal_pending */
 	int stop_sig;				/* [L:proc_lock] the signal that stopped it */
+	struct task *stopper;			/* [L:proc_lock] the thread that took it (read
+						 * with READ_ONCE, for a debug switch only) */
 	int nr_stopped;				/* [L:proc_lock] threads asleep in the stop */
 	bool stop_done;				/* [L:proc_lock] every thread stopped, parent told */
 	int wait_report;			/* [L:proc_lock] for wait4 of the parent: a stop
