@@ -144,7 +144,7 @@ SYSCALL_DEFINE2(sigaltstack, uaddr_t, uss, uaddr_t, uold)
 static u64 frame_top(struct task *me, const struct trap_frame *tf, const struct k_sigaction *act)
 {
 	u64 sp = tf->rsp - 128;
-	if ((act->flags & SA_ONSTACK) && altstack_flags(me, sp) == 0)
+	if ((act->flags & SA_ONSTACK) && me->sas_size && !on_sig_stack(me, sp))
 		sp = me->sas_sp + me->sas_size;
 	return sp;
 }

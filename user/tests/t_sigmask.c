@@ -311,6 +311,7 @@ static void threads(void)
 /* ------------------------------------------------------------ the alternate stack */
 
 static char *alt;
+static int alt_try_set = 1;	/* on_alt tries to change the alternate stack */
 #define ALT_SIZE 65536
 
 static void on_alt(int sig)
@@ -321,7 +322,8 @@ static void on_alt(int sig)
 	stack_t o, n = { .ss_sp = alt, .ss_size = ALT_SIZE, .ss_flags = 0 };
 	sigaltstack(NULL, &o);
 	altflags_in_handler = o.ss_flags;
-	altset_in_handler = syscall(SYS_sigaltstack, &n, NULL) == -1 ? errno : 0;
+	if (alt_try_set)
+		altset_in_handler = syscall(SYS_sigaltstack, &n, NULL) == -1 ? errno : 0;
 }
 
 static void *thread_altstack(void *arg)
@@ -372,6 +374,14 @@ static void altstack(void)
 		_exit(o.ss_sp == alt && o.ss_size == ALT_SIZE ? 0 : 1);
 	}
 	tap_check_exit(pid, 0, "fork keeps the alternate stack");
+	ss.ss_flags = SS_AUTODISARM;
+	sigaltstack(&ss, NULL);
+	alt_try_set = 0;
+	raise(SIGUSR1);
+	CHECK(local_in_handler >= (uintptr_t)alt && local_in_handler < (uintptr_t)alt + ALT_SIZE &&
+	      altflags_in_handler == SS_DISABLE, "SS_AUTODISARM: the handler runs on it, disarmed");
+	sigaltstack(NULL, &o);
+	CHECK(o.ss_sp == alt && o.ss_flags == (int)SS_AUTODISARM, "and rt_sigreturn arms it again");
 	ss.ss_flags = SS_DISABLE;
 	CHECK_EQ(sigaltstack(&ss, NULL), 0, "SS_DISABLE turns it off");
 	sigaltstack(NULL, &o);
