@@ -83,9 +83,9 @@ CMDLINE_KEY(ignore_mask_key, "signal.debug_ignore_mask",
 
 void signal_set_blocked(u64 mask)
 {
-	/* Seq-cst: a sender that sees this thread asleep (task->interruptible,
-	 * stored after this) must see the mask it sleeps with (wait.h, the
-	 * rule for sleeps; on x86 the stores are also seen in program order). */
+	/* Seq-cst (an xchg on x86-64): a sender that sees this thread asleep
+	 * (task->interruptible, stored after this) must see the mask it
+	 * sleeps with (wait.h, the rule for sleeps). */
 	__atomic_store_n(&current_task()->blocked, mask & ~SIG_UNBLOCKABLE, __ATOMIC_SEQ_CST);
 }
 
@@ -520,7 +520,8 @@ static int __send(struct process *p, struct task *t, int sig)
 	}
 	if (__dropped(p, t, sig))
 		return 0;
-	/* Seq-cst: a full barrier before reading task->interruptible (wait.h). */
+	/* Seq-cst (a lock or): a full barrier before reading
+	 * task->interruptible (wait.h, the rule for sleeps). */
 	if (t) {
 		__atomic_or_fetch(&t->sigpending, sigmask_of(sig), __ATOMIC_SEQ_CST);
 		if (!signal_debug_no_wake())

@@ -56,6 +56,10 @@ SYSCALL_DEFINE2(rt_sigsuspend, uaddr_t, uset, u64, sigsetsize)
 	return -ERESTARTNOHAND;
 }
 
+/* A timeout this long (some 300 years) is taken as none: its deadline in
+ * nanoseconds would not fit in 64 bits. */
+#define FOREVER_S (10LL * 1000 * 1000 * 1000)
+
 /* siginfo_t as rt_sigtimedwait fills it: the number only (no queue of
  * senders' details is kept). */
 struct user_siginfo { s32 signo, err, code, pad; u64 data[14]; };
@@ -90,7 +94,8 @@ SYSCALL_DEFINE4(rt_sigtimedwait, uaddr_t, uthese, uaddr_t, uinfo, uaddr_t, uts, 
 			return -EFAULT;
 		if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 			return -EINVAL;
-		deadline = ktime_ns() + (u64)ts.sec * 1000000000ULL + (u64)ts.nsec;
+		if (ts.sec < FOREVER_S)		/* beyond: no deadline at all */
+			deadline = ktime_ns() + (u64)ts.sec * 1000000000ULL + (u64)ts.nsec;
 	}
 	these &= ~SIG_UNBLOCKABLE;
 	int sig = signal_dequeue(me, me->proc, these);
