@@ -103,7 +103,7 @@ struct process {
 	u64 pending;				/* [A] signals sent to the process (the shared
 						 * set; each thread's own is task.sigpending) */
 	atomic_t refcount;			/* [A] threads + the parent's link */
-	int exit_signal;			/* [I] sent to the parent at its end (clone's
+	int exit_signal;			/* [L:proc_lock] sent to the parent at its end (clone's
 						 * low byte: SIGCHLD for fork); 0: none */
 	/* Group stop (kernel/signal.c, "stop and continue"). */
 	bool stopped;				/* [L:proc_lock] a stop signal's default action
