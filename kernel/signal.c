@@ -89,6 +89,25 @@ void signal_set_blocked(u64 mask)
 	__atomic_store_n(&current_task()->blocked, mask & ~SIG_UNBLOCKABLE, __ATOMIC_SEQ_CST);
 }
 
+void signal_mask_temporary(u64 mask)
+{
+	struct task *me = current_task();
+	if (!me->restore_mask) {	/* a call made again keeps the first saved mask */
+		me->saved_mask = me->blocked;
+		me->restore_mask = true;
+	}
+	signal_set_blocked(mask);
+}
+
+void signal_mask_restore(void)
+{
+	struct task *me = current_task();
+	if (me->restore_mask) {
+		me->restore_mask = false;
+		signal_set_blocked(me->saved_mask);
+	}
+}
+
 static bool default_ignored(int sig)
 {
 	return sig == SIGCHLD || sig == SIGCONT || sig == 23 /* SIGURG */ || sig == 28 /* SIGWINCH */;
@@ -258,10 +277,7 @@ static void take_signals(struct trap_frame *tf, long nr)
 		}
 	}
 	restart_fixup(tf, nr, NULL);
-	if (me->restore_mask) {		/* sigsuspend ended with no handler run */
-		me->restore_mask = false;
-		signal_set_blocked(me->saved_mask);
-	}
+	signal_mask_restore();		/* a temporary mask, and no handler ran */
 	check_user_rip(tf);
 }
 

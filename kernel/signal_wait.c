@@ -39,19 +39,16 @@ static void sleep_until_signal(void)
 }
 
 /* rt_sigsuspend: wait with a temporary mask. The handler runs with it; its
- * frame holds the caller's, which rt_sigreturn puts back (take_signals
- * puts it back itself if no handler runs). Always EINTR. */
+ * frame holds the caller's, which rt_sigreturn puts back (user.h,
+ * signal_mask_temporary). Always EINTR. */
 SYSCALL_DEFINE2(rt_sigsuspend, uaddr_t, uset, u64, sigsetsize)
 {
-	struct task *me = current_task();
 	u64 set;
 	if (sigsetsize != 8)
 		return -EINVAL;
 	if (copy_from_user(&set, (void *)uset, 8))
 		return -EFAULT;
-	me->saved_mask = me->blocked;
-	me->restore_mask = true;
-	signal_set_blocked(set);
+	signal_mask_temporary(set);
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }

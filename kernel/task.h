@@ -93,8 +93,8 @@ struct task {
 	u64 blocked;			/* [A] signals it blocks (user.h sigmask_of):
 					 * written only by the thread itself, read by
 					 * senders choosing whom to wake */
-	u64 saved_mask;			/* [P] rt_sigsuspend's caller's mask, put back on
-					 * its way out (restore_mask) */
+	u64 saved_mask;			/* [P] the mask before a temporary one (sigsuspend),
+					 * put back on the way out (restore_mask) */
 	bool restore_mask;		/* [P] saved_mask is to be put back */
 	u64 sas_sp, sas_size;		/* [P] alternate signal stack; size 0: none */
 	u32 sas_flags;			/* [P] SS_AUTODISARM, or 0 */

@@ -171,6 +171,17 @@ u64 alarm_set(u64 ns);
 void alarm_cancel(struct process *p);
 /* Boot: the thread that sends alarms' SIGALRMs. */
 void alarm_init(void);
+/*
+ * A temporary signal mask for the running thread, for a call such as
+ * rt_sigsuspend, ppoll or pselect6 (Linux's set_user_sigmask): on the way
+ * back to user mode, a handler taken runs with it and its frame holds the
+ * mask from before, which rt_sigreturn restores; if no handler runs, the
+ * mask from before comes back there. signal_mask_restore: put it back now
+ * (a call that ends without being interrupted, so that the signals only
+ * the temporary mask let through stay pending). Never sleep.
+ */
+void signal_mask_temporary(u64 mask);
+void signal_mask_restore(void);
 /* A new task's signal state from its creator's (clone; thread: one of the
  * same process): the mask, and the alternate stack for a new process.
  * signal_exec: execve's, which drops the alternate stack. Never sleep. */
