@@ -295,6 +295,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	for (int sig = 1; sig < NSIG; sig++)	/* handlers do not survive exec */
 		if (proc->sigaction[sig].handler > SIG_IGN)
 			proc->sigaction[sig].handler = SIG_DFL;
+	signal_exec(me);		/* the mask and pending signals stay */
 	me->fs_base = 0;
 	me->clear_child_tid = 0;	/* the word was in the old address space */
 	wrmsr(MSR_FS_BASE, 0);

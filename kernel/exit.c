@@ -31,6 +31,7 @@ static void reparent_children(struct process *p)
 		struct process *c = list_first_entry(&p->children, struct process, sibling);
 		list_del(&c->sibling);
 		c->parent = init_proc;
+		c->exit_signal = SIGCHLD;	/* as Linux: init hears of each */
 		list_add_tail(&c->sibling, &init_proc->children);
 	}
 	wake_up_all(&init_proc->child_exit);	/* it may have zombies to reap now */
@@ -68,11 +69,15 @@ static void process_exit(struct process *p, struct task *me)
 	p->cwd = NULL;
 	reparent_children(p);
 	p->zombie = true;
-	struct process *parent = p->parent;
+	/* SIGCHLD, and the parent's wait4 woken, under the lock: the parent
+	 * cannot exit meanwhile. */
+	bool reaped = p->parent && __child_exit_notify(p);
 	spin_unlock(&proc_lock);
 	iput(cwd);
-	if (parent)
-		wake_up_all(&parent->child_exit);
+	if (reaped) {			/* what wait4 would have done */
+		atomic_dec(&nr_tasks);
+		atomic_dec(&p->refcount);	/* the parent's link; the thread's keeps p */
+	}
 }
 
 void thread_exit(int wait_status)
@@ -89,6 +94,8 @@ void thread_exit(int wait_status)
 		p->exit_status = wait_status;
 	bool last = --p->nr_threads == 0;
 	list_del(&me->thread_link);
+	if (!last)
+		__group_stop_check(p);	/* the others may all be stopped now */
 	bool execer_waits = p->execer != NULL;
 	spin_unlock(&proc_lock);
 	if (!last)
@@ -128,7 +135,7 @@ void do_exit_group(int wait_status)
 		p->exit_status = wait_status;
 	}
 	spin_unlock(&proc_lock);
-	__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_SEQ_CST);	/* the other threads */
+	__atomic_or_fetch(&p->pending, sigmask_of(SIGKILL), __ATOMIC_SEQ_CST);	/* the other threads */
 	signal_wake_threads(p);
 	thread_exit(wait_status);
 }
@@ -142,7 +149,7 @@ void exit_if_group_ends(u64 taken)
 	int status = p->exit_status;
 	spin_unlock(&proc_lock);
 	if (exiting)		/* pass the SIGKILL on to the next thread */
-		__atomic_or_fetch(&p->pending, 1ULL << SIGKILL, __ATOMIC_RELEASE);
+		__atomic_or_fetch(&p->pending, sigmask_of(SIGKILL), __ATOMIC_RELEASE);
 	else if (execed && taken)	/* the process's signals are for the survivor */
 		__atomic_or_fetch(&p->pending, taken, __ATOMIC_RELEASE);
 	if (exiting || execed)
@@ -158,16 +165,22 @@ static bool only_thread_left(struct process *p)
 	return alone;
 }
 
-/* A child of p that wait4(pid) may reap is a zombie now. */
-static bool child_to_reap(struct process *p, int pid)
+/* A child of p that wait4(pid) may reap is a zombie now, or has a stop
+ * or a continue to report (options), or none is left (reaped without a
+ * wait: the parent ignores SIGCHLD). */
+static bool child_to_reap(struct process *p, int pid, int options)
 {
-	bool ready = false;
+	bool ready = false, any = false;
 	spin_lock(&proc_lock);
 	for (struct list_head *l = p->children.next; l != &p->children; l = l->next) {
 		struct process *c = list_entry(l, struct process, sibling);
-		if ((pid <= 0 || c->pid == pid) && c->zombie)
+		if (pid > 0 && c->pid != pid)
+			continue;
+		any = true;
+		if (c->zombie || __wait_report(c, options, false))
 			ready = true;
 	}
+	ready = ready || !any;
 	spin_unlock(&proc_lock);
 	return ready;
 }
@@ -186,7 +199,7 @@ int exec_end_other_threads(void)
 	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
 		struct task *t = list_entry(l, struct task, thread_link);
 		if (t != me)
-			__atomic_or_fetch(&t->sigpending, 1ULL << SIGKILL, __ATOMIC_SEQ_CST);
+			__atomic_or_fetch(&t->sigpending, sigmask_of(SIGKILL), __ATOMIC_SEQ_CST);
 	}
 	spin_unlock(&proc_lock);
 	signal_wake_threads(p);
@@ -304,6 +317,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 	for (;;) {
 		struct process *found = NULL;
 		bool any = false;
+		int report = 0, rpid = 0;
 		spin_lock(&proc_lock);
 		for (struct list_head *l = me->children.next; l != &me->children; l = l->next) {
 			struct process *c = list_entry(l, struct process, sibling);
@@ -316,8 +330,17 @@ long do_wait4(int pid, u64 ustatus, int options)
 				proc_unregister(c);
 				break;
 			}
+			if ((report = __wait_report(c, options, true))) {
+				rpid = c->pid;
+				break;
+			}
 		}
 		spin_unlock(&proc_lock);
+		if (report) {		/* stopped or continued: it stays a child */
+			if (ustatus && put_user_u32((void *)ustatus, (u32)report))
+				return -EFAULT;
+			return rpid;
+		}
 		if (found) {
 			atomic_dec(&nr_tasks);
 			int cpid = found->pid, status = found->exit_status;
@@ -331,7 +354,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		int err = wait_event_interruptible(me->child_exit, child_to_reap(me, pid));
+		int err = wait_event_interruptible(me->child_exit, child_to_reap(me, pid, options));
 		if (err)
 			return err;
 	}
@@ -353,7 +376,8 @@ SYSCALL_DEFINE1(exit_group, int, code) { do_exit_group((code & 0xff) << 8); }
 
 SYSCALL_DEFINE4(wait4, int, pid, uaddr_t, ustatus, u64, options, uaddr_t, urusage)
 {
-	if (options & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
+	/* WNOHANG WUNTRACED WCONTINUED __WNOTHREAD __WALL __WCLONE */
+	if (options & ~(u64)(1 | 2 | 8 | 0x20000000 | 0x40000000 | 0x80000000))
 		return -EINVAL;
 	long r = do_wait4(pid, ustatus, (int)options);
 	/* struct rusage (all zero) only for a child reaped: like Linux, a bad

@@ -85,6 +85,7 @@ static struct process *proc_alloc(void)
 	list_init(&p->sibling);
 	init_waitqueue_head(&p->child_exit);
 	init_waitqueue_head(&p->threads_gone);
+	init_waitqueue_head(&p->stop_wq);
 	list_init(&p->threads);
 	atomic_set(&p->refcount, 2);	/* its parent's link, and its first thread */
 	return p;
@@ -242,6 +243,7 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 		p->cwd = igrab(parent->cwd);
 		p->umask = __atomic_load_n(&parent->umask, __ATOMIC_RELAXED);
 		memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
+		p->exit_signal = (int)(flags & 0xff);
 		memcpy(p->comm, parent->comm, sizeof(p->comm));
 		spin_unlock(&proc_lock);
 		if (!p->mm || !p->files) {
@@ -261,6 +263,7 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 		t->tid = alloc_pid();
 		mm_get(p->mm);
 	}
+	signal_fork(t, me, thread);
 	if (stack)
 		user_regs(t)->rsp = stack;
 	if (flags & CLONE_SETTLS)

@@ -34,7 +34,7 @@ static DEFINE_MUTEX(oom_lock);
 
 static bool dying(struct process *p)
 {
-	return (READ_ONCE(p->pending) & (1ULL << SIGKILL)) || READ_ONCE(p->exiting);
+	return (READ_ONCE(p->pending) & sigmask_of(SIGKILL)) || READ_ONCE(p->exiting);
 }
 
 /* Kill the biggest process unless a victim is still dying. oom_lock held. */

@@ -6,7 +6,8 @@
  * proc_lock (a spinlock) guards the tree: parent, children, zombie,
  * nr_threads and the list of threads, execer, exit status, and the table.
  * Lock order: proc_lock -> rq (send_signal wakes sleepers under it);
- * alarm_lock -> proc_lock (kernel/signal.c).
+ * proc_lock -> a wait queue's lock (SIGCHLD and SIGCONT wake wait4 and
+ * stopped threads under it); alarm_lock -> proc_lock (kernel/signal.c).
  */
 #ifndef KERNEL_PROCESS_H
 #define KERNEL_PROCESS_H
@@ -16,6 +17,8 @@
 #include "kernel/list.h"
 #include "kernel/wait.h"
 #include "kernel/atomic.h"
+
+struct trap_frame;
 
 /* Every process, for kill(pid): a small table is enough for a teaching kernel. */
 #define MAX_PROCS 1024
@@ -32,8 +35,43 @@ extern atomic_t nr_tasks;			/* [A] threads alive or unreaped */
 struct process *find_proc(int pid);
 void proc_unregister(struct process *p);
 
-/* kernel/signal.c: wake p's threads in interruptible sleeps. */
+/* kernel/signal.c: wake p's threads in interruptible sleeps (takes
+ * proc_lock); __signal_wake_threads: with it held, only those that do not
+ * block sig (0: every one). Never sleep. */
 void signal_wake_threads(struct process *p);
+void __signal_wake_threads(struct process *p, int sig);
+/* The running thread's blocked mask becomes mask (never SIGKILL, SIGSTOP).
+ * Never sleeps. */
+void signal_set_blocked(u64 mask);
+/* Take one pending signal of `allowed` for the running thread me of p: its
+ * own first, then p's; its number, 0 if none. Never sleeps. */
+int signal_dequeue(struct task *me, struct process *p, u64 allowed);
+/* kernel/signal_frame.c: push a handler's frame for sig (oldmask: the mask
+ * rt_sigreturn restores); false if it cannot be written (the caller sends
+ * SIGSEGV). May sleep (a user copy). */
+bool signal_frame_push(struct trap_frame *tf, int sig, const struct k_sigaction *act,
+		       u64 oldmask);
+/*
+ * kernel/signal_stop.c, the group stop (its steps are there):
+ * group_stop_applies: a stop is in force for the running thread of p;
+ * group_stop_begin: p stops (takes proc_lock; never sleeps);
+ * group_stop_wait: the running thread of p sleeps until SIGCONT or SIGKILL
+ * (takes proc_lock; sleeps, holding no lock);
+ * __group_stop_check: a thread left p, which may complete the stop;
+ * __group_continue: SIGCONT's effect; both with proc_lock held, never sleep.
+ */
+bool group_stop_applies(struct process *p);
+void group_stop_begin(struct process *p, int sig);
+void group_stop_wait(struct process *p);
+void __group_stop_check(struct process *p);
+void __group_continue(struct process *p);
+/* What wait4 with options reports of child c stopped or continued, 0 if
+ * nothing (take: and clear it). proc_lock held. */
+int __wait_report(struct process *c, int options, bool take);
+/* Zombie p's parent hears of its end (SIGCHLD, wait4 woken); true if the
+ * parent ignores SIGCHLD and p was reaped at once (unlinked, out of the
+ * table: the caller drops the parent's reference). proc_lock held. */
+bool __child_exit_notify(struct process *p);
 /* kernel/exit.c: the body of the reaper thread. */
 int reaper_main(void *unused);
 

@@ -1,13 +1,24 @@
 /*
- * signal.c - delivering signals on the way back to user mode, Linux's
- * way, and what a syscall interrupted by one returns.
+ * signal.c - sending signals, and taking them on the way back to user
+ * mode, Linux's way: masks, the pending sets, the actions, and what a
+ * syscall interrupted by one returns. Frames and the alternate stack are
+ * kernel/signal_frame.c; stop, continue and SIGCHLD are signal_stop.c.
  *
- * Sending (send_signal, below) marks a signal pending on the
- * process, or on one thread for the faults it raises itself, and wakes the
- * threads that sleep interruptibly (kernel/wait.h says which sleeps are).
- * Each thread, before it returns to user mode, takes its pending signals
- * here: it runs a handler, ignores the signal, or takes the default
- * action (for most signals: the whole process ends).
+ * Two kinds of pending set: the process's (task->proc->pending, for
+ * signals sent to the process: kill, alarm, SIGCHLD) and each thread's
+ * own (task->sigpending: tkill, tgkill, the signals its faults raise, the
+ * SIGKILL of another thread's execve). Each thread has a blocked mask that
+ * only it writes (rt_sigprocmask, handlers' sa_mask, rt_sigreturn,
+ * sigsuspend). Sending (__send_signal, below) sets the bit and wakes the
+ * interruptible sleepers (kernel/wait.h says which sleeps are) that do not
+ * block it; a process's signal is taken by whichever such thread returns
+ * to user mode first, and stays pending while every thread blocks it.
+ * Each thread, before it returns to user mode, takes its unblocked pending
+ * signals here, its own first, lowest number first (faults first of all):
+ * it runs a handler, ignores the signal, stops, or takes the default
+ * action (for most signals: the whole process ends). Each handler's frame
+ * is built on top of the last, as Linux does, so with several pending the
+ * one taken last runs first.
  *
  * A system call that a signal interrupted returns one of the restart codes
  * below, never seen by the program: once we know whether a handler runs,
@@ -16,14 +27,16 @@
  *   -ERESTARTSYS    again unless a handler without SA_RESTART runs
  *                   (pipe and tty read/write, wait4, futex without timeout)
  *   -ERESTARTNOHAND again only if no handler runs (poll, pause, nanosleep,
- *                   futex with a timeout)
+ *                   futex with a timeout, rt_sigsuspend)
  * As on Linux, with no handler to run (the signal was taken by another
- * thread, or is ignored) every call is made again; a relative nanosleep
- * made again sleeps its whole time again (Linux resumes where it was).
+ * thread, is ignored, or stopped the process until SIGCONT) every call is
+ * made again; a relative nanosleep made again sleeps its whole time again
+ * (Linux resumes where it was).
  *
  * alarm(): a process with an alarm is on a list; one kernel thread sleeps
  * until the earliest deadline and sends SIGALRM. Lock order: alarm_lock ->
- * proc_lock (the thread sends the signal under its lock).
+ * proc_lock (the thread sends the signal under its lock) -> a wait queue's
+ * lock (SIGCONT and SIGCHLD wake sleepers under it) -> rq.
  */
 #include "kernel/process.h"
 #include "kernel/syscall.h"
@@ -42,89 +55,78 @@
 #include "mm/vm.h"
 #include "mm/slab.h"
 
-/*
- * Signal delivery, Linux's way (struct rt_sigframe): below the user stack
- * (past the 128-byte red zone) go the FPU state and a frame holding the
- * return address (the sa_restorer musl gives, which calls rt_sigreturn),
- * a ucontext with every register, and a siginfo. The handler starts with
- * rdi = the signal, rsi = &siginfo, rdx = &ucontext; rt_sigreturn puts
- * the saved registers back.
- */
-#define SA_RESTORER 0x04000000
+#define SA_NODEFER 0x40000000
 #define SA_RESTART 0x10000000
 #define SA_RESETHAND 0x80000000
+#define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+#define SIGSYS 31
+/* Raised by the thread's own instruction: taken before any other. */
+#define SYNC_SIGNALS (sigmask_of(SIGSEGV) | sigmask_of(SIGBUS) | sigmask_of(SIGILL) | \
+		      sigmask_of(SIGTRAP) | sigmask_of(SIGFPE) | sigmask_of(SIGSYS))
+#define STOP_SIGNALS (sigmask_of(SIGSTOP) | sigmask_of(SIGTSTP) | sigmask_of(SIGTTIN) | \
+		      sigmask_of(SIGTTOU))
 
-struct sigcontext {
-	u64 r8, r9, r10, r11, r12, r13, r14, r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp,
-	    rip, eflags;
-	u16 cs, gs, fs, ss;
-	u64 err, trapno, oldmask, cr2, fpstate, reserved[8];
-};
-
-struct rt_sigframe {
-	u64 pretcode;
-	u64 uc_flags, uc_link;
-	u64 ss_sp;
-	u32 ss_flags, ss_pad;
-	u64 ss_size;
-	struct sigcontext mc;
-	u64 sigmask;
-	struct { s32 signo, err, code, pad; u64 data[14]; } info;
-};
-_Static_assert(sizeof(struct sigcontext) == 256, "Linux's struct sigcontext");
-
-static bool deliver(struct trap_frame *tf, int sig, struct k_sigaction *act)
+/* signal.debug_ignore_mask: take signals whether blocked or not, as this
+ * kernel did before it had masks. A test of t_sigmask. */
+static bool ignore_mask(void)
 {
-	struct task *me = current_task();
-	if (!(act->flags & SA_RESTORER))
-		return false;		/* no way back from the handler */
-	u64 sp = tf->rsp - 128;				/* the red zone */
-	u64 fp = (sp - 512) & ~63UL;
-	__asm__ __volatile__("fxsave64 (%0)" :: "r"(me->fpu) : "memory");
-	struct rt_sigframe f;
-	memset(&f, 0, sizeof(f));
-	u64 frame = ((fp - sizeof(f)) & ~15UL) - 8;	/* rsp+8 aligned at the entry */
-	f.pretcode = act->restorer;
-	f.mc = (struct sigcontext){ tf->r8, tf->r9, tf->r10, tf->r11, tf->r12, tf->r13, tf->r14,
-				    tf->r15, tf->rdi, tf->rsi, tf->rbp, tf->rbx, tf->rdx, tf->rax,
-				    tf->rcx, tf->rsp, tf->rip, tf->rflags, (u16)tf->cs, 0, 0,
-				    (u16)tf->ss, tf->error, tf->vector, 0, 0, fp, { 0 } };
-	f.info.signo = sig;
-	if (copy_to_user((void *)fp, me->fpu, 512) || copy_to_user((void *)frame, &f, sizeof(f)))
-		return false;
-	tf->rip = act->handler;
-	tf->rsp = frame;
-	tf->rdi = (u64)sig;
-	tf->rsi = frame + offsetof(struct rt_sigframe, info);
-	tf->rdx = frame + offsetof(struct rt_sigframe, uc_flags);
-	tf->rax = 0;
-	tf->rflags &= ~(0x100UL | 0x400UL);	/* TF and DF clear in the handler */
-	return true;
+	static int on = -1;		/* [A] -1: not read from the command line yet */
+	int v = READ_ONCE(on);
+	if (v < 0)
+		WRITE_ONCE(on, v = cmdline_get("signal.debug_ignore_mask") != NULL);
+	return v;
+}
+CMDLINE_KEY(ignore_mask_key, "signal.debug_ignore_mask",
+	    "test of the tests: deliver signals even while the thread blocks them");
+
+void signal_set_blocked(u64 mask)
+{
+	/* Seq-cst (an xchg on x86-64): a sender that sees this thread asleep
+	 * (task->interruptible, stored after this) must see the mask it
+	 * sleeps with (wait.h, the rule for sleeps). */
+	__atomic_store_n(&current_task()->blocked, mask & ~SIG_UNBLOCKABLE, __ATOMIC_SEQ_CST);
 }
 
-long do_rt_sigreturn(void)
+void signal_mask_temporary(u64 mask)
 {
 	struct task *me = current_task();
-	struct trap_frame *tf = user_regs(me);
-	struct rt_sigframe f;
-	u64 frame = tf->rsp - 8;	/* the handler's ret popped pretcode */
-	if (copy_from_user(&f, (void *)frame, sizeof(f)))
-		do_exit_group(SIGSEGV);
-	struct sigcontext *c = &f.mc;
-	if (c->rip >= USER_TOP || c->rsp >= USER_TOP)
-		do_exit_group(SIGSEGV);
-	tf->r8 = c->r8, tf->r9 = c->r9, tf->r10 = c->r10, tf->r11 = c->r11;
-	tf->r12 = c->r12, tf->r13 = c->r13, tf->r14 = c->r14, tf->r15 = c->r15;
-	tf->rdi = c->rdi, tf->rsi = c->rsi, tf->rbp = c->rbp, tf->rbx = c->rbx;
-	tf->rdx = c->rdx, tf->rcx = c->rcx, tf->rsp = c->rsp, tf->rip = c->rip;
-	/* Only the flags a program may set: never IOPL or IF off. */
-	tf->rflags = (tf->rflags & ~0xdd5UL) | (c->eflags & 0xdd5UL) | RFLAGS_IF;
-	if (c->fpstate && copy_from_user(me->fpu, (void *)c->fpstate, 512) == 0) {
-		((u32 *)me->fpu)[6] &= 0xffff;	/* MXCSR: no reserved bits, or fxrstor faults */
-		__asm__ __volatile__("fxrstor64 (%0)" :: "r"(me->fpu) : "memory");
+	if (!me->restore_mask) {	/* a call made again keeps the first saved mask */
+		me->saved_mask = me->blocked;
+		me->restore_mask = true;
 	}
-	return (long)c->rax;	/* the dispatcher puts it back in rax */
+	signal_set_blocked(mask);
 }
+
+void signal_mask_restore(void)
+{
+	struct task *me = current_task();
+	if (me->restore_mask) {
+		me->restore_mask = false;
+		signal_set_blocked(me->saved_mask);
+	}
+}
+
+static bool default_ignored(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == 23 /* SIGURG */ || sig == 28 /* SIGWINCH */;
+}
+
+static bool stop_signal(int sig)
+{
+	return STOP_SIGNALS & sigmask_of(sig);
+}
+
+/* Whether act makes sig do nothing: SIG_IGN, or a default that ignores. */
+static bool action_ignores(const struct k_sigaction *act, int sig)
+{
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return false;
+	return act->handler == SIG_IGN || (act->handler == SIG_DFL && default_ignored(sig));
+}
+
+/* ------------------------------------------------------------ taking */
 
 /*
  * The last check before a return to user mode: a rip outside user space
@@ -144,6 +146,9 @@ static void check_user_rip(struct trap_frame *tf)
 
 /* What a system call interrupted by a signal returns (the table atop this
  * file); act is the handler about to run, NULL if none. */
+
+/* What a system call interrupted by a signal returns (the table atop this
+ * file); act is the handler about to run, NULL if none. */
 static void restart_fixup(struct trap_frame *tf, long nr, const struct k_sigaction *act)
 {
 	long ret = (long)tf->rax;
@@ -157,10 +162,95 @@ static void restart_fixup(struct trap_frame *tf, long nr, const struct k_sigacti
 	tf->rip -= 2;		/* back over the syscall instruction (0f 05) */
 }
 
+static int lowest_signal(u64 set)
+{
+	u64 sync = set & SYNC_SIGNALS;
+	return __builtin_ctzll(sync ? sync : set) + 1;
+}
+
+/* Another thread may clear a process signal between our load and our
+ * clear: whoever clears the bit has it. */
+int signal_dequeue(struct task *me, struct process *p, u64 allowed)
+{
+	for (;;) {
+		u64 *set = &me->sigpending;
+		u64 bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
+		if (!bits) {
+			set = &p->pending;
+			bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
+		}
+		if (!bits)
+			return 0;
+		int sig = lowest_signal(bits);
+		if (__atomic_fetch_and(set, ~sigmask_of(sig), __ATOMIC_ACQ_REL) & sigmask_of(sig))
+			return sig;
+	}
+}
+
 /*
- * On the way back to user mode: each pending signal runs its handler, is
- * ignored, or (the default for most) ends the process with the signal in
- * the wait status. nr: the system call we return from, -1 for a trap.
+ * The next signal to act on, 0 if none. SIGKILL never waits (it ends the
+ * thread or the process here); a group stop in force puts the thread to
+ * sleep here, holding no lock (signal_stop.c), until SIGCONT or SIGKILL.
+ */
+static int next_signal(struct task *me, struct process *p)
+{
+	for (;;) {
+		u64 pending = __atomic_load_n(&me->sigpending, __ATOMIC_ACQUIRE) |
+			      __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE);
+		if (pending & sigmask_of(SIGKILL)) {
+			exit_if_group_ends(0);	/* exit_group, or another thread's execve */
+			do_exit_group(SIGKILL);
+		}
+		if (group_stop_applies(p)) {
+			group_stop_wait(p);
+			continue;
+		}
+		u64 allowed = ignore_mask() ? ~0ULL : ~__atomic_load_n(&me->blocked, __ATOMIC_RELAXED);
+		return signal_dequeue(me, p, allowed | SIG_UNBLOCKABLE);
+	}
+}
+
+enum sig_action { ACT_IGNORE, ACT_HANDLER, ACT_STOP, ACT_EXIT };
+
+/* What sig does now; a handler is copied to *act (SA_RESETHAND: for the
+ * last time). */
+static enum sig_action action_for(struct process *p, int sig, struct k_sigaction *act)
+{
+	spin_lock(&proc_lock);		/* a whole action: another thread's sigaction may be writing it */
+	*act = p->sigaction[sig];
+	if (act->handler > SIG_IGN && (act->flags & SA_RESETHAND))
+		p->sigaction[sig].handler = SIG_DFL;	/* this delivery is the last */
+	spin_unlock(&proc_lock);
+	if (sig == SIGKILL)
+		return ACT_EXIT;
+	if (action_ignores(act, sig))
+		return ACT_IGNORE;
+	if (sig != SIGSTOP && act->handler > SIG_IGN)
+		return ACT_HANDLER;
+	return stop_signal(sig) ? ACT_STOP : ACT_EXIT;
+}
+
+/* Build the handler's frame; it runs with sa_mask and sig blocked too
+ * (not sig with SA_NODEFER), and rt_sigreturn puts back the mask from
+ * before, or the one sigsuspend replaced. */
+static void run_handler(struct trap_frame *tf, int sig, const struct k_sigaction *act)
+{
+	struct task *me = current_task();
+	u64 blocked = me->blocked;
+	if (!signal_frame_push(tf, sig, act, me->restore_mask ? me->saved_mask : blocked))
+		do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
+	me->restore_mask = false;
+	blocked |= act->mask;
+	if (!(act->flags & SA_NODEFER))
+		blocked |= sigmask_of(sig);
+	signal_set_blocked(blocked);
+}
+
+/*
+ * On the way back to user mode: each unblocked pending signal runs its
+ * handler, is ignored, stops the process, or (the default for most) ends
+ * it with the signal in the wait status. nr: the system call we return
+ * from, -1 for a trap.
  */
 static void take_signals(struct trap_frame *tf, long nr)
 {
@@ -168,40 +258,26 @@ static void take_signals(struct trap_frame *tf, long nr)
 	if (!p)
 		return;
 	struct task *me = current_task();
-	u64 mine = __atomic_exchange_n(&me->sigpending, 0, __ATOMIC_ACQ_REL);
-	u64 theirs = __atomic_exchange_n(&p->pending, 0, __ATOMIC_ACQ_REL);
-	u64 pending = mine | theirs;
-	struct k_sigaction *act = NULL, taken;
+	struct k_sigaction act;
 	int sig;
-	if (pending)
-		exit_if_group_ends(theirs);	/* exit_group, or another thread's execve */
-	for (sig = 1; sig < NSIG; sig++) {
-		if (!(pending & (1ULL << sig)))
-			continue;
-		spin_lock(&proc_lock);		/* a whole action: another thread's sigaction may be writing it */
-		taken = p->sigaction[sig];
-		if (taken.handler > SIG_IGN && (taken.flags & SA_RESETHAND))
-			p->sigaction[sig].handler = SIG_DFL;	/* this delivery is the last */
-		spin_unlock(&proc_lock);
-		if (sig == SIGKILL || taken.handler == SIG_DFL)
+	while ((sig = next_signal(me, p)) != 0) {
+		switch (action_for(p, sig, &act)) {
+		case ACT_IGNORE:
+			break;
+		case ACT_EXIT:
 			do_exit_group(sig);
-		if (taken.handler == SIG_IGN)
-			continue;
-		act = &taken;
-		break;
+		case ACT_STOP:
+			group_stop_begin(p, sig);	/* next_signal stops us */
+			break;
+		case ACT_HANDLER:
+			restart_fixup(tf, nr, &act);	/* before the frame saves rax and rip */
+			nr = -1;
+			run_handler(tf, sig, &act);
+			break;
+		}
 	}
-	restart_fixup(tf, nr, act);	/* before the frame saves rax and rip */
-	if (act) {
-		if (!deliver(tf, sig, act))
-			do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
-		/* One handler per return; the rest stay pending for the next,
-		 * each where it came from (this thread, or the process). */
-		u64 rest = pending & ~((2ULL << sig) - 1);
-		if (rest & mine)
-			__atomic_or_fetch(&me->sigpending, rest & mine, __ATOMIC_RELEASE);
-		if (rest & ~mine)
-			__atomic_or_fetch(&p->pending, rest & ~mine, __ATOMIC_RELEASE);
-	}
+	restart_fixup(tf, nr, NULL);
+	signal_mask_restore();		/* a temporary mask, and no handler ran */
 	check_user_rip(tf);
 }
 
@@ -289,18 +365,18 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 		pr_info_ratelimited("pid %d (%s): %s: %s at rip %#llx", me->tid, me->name, signame(sig),
 			trap_name(tf->vector), (unsigned long long)tf->rip);
 	}
-	if (READ_ONCE(me->proc->sigaction[sig].handler) > SIG_IGN) {	/* the program catches it */
+	if (READ_ONCE(me->proc->sigaction[sig].handler) > SIG_IGN &&
+	    !(me->blocked & sigmask_of(sig))) {	/* the program catches it */
 		/* Thread-directed: the faulting thread runs the handler. Sent to
 		 * the process, any thread could take it while the faulting one
 		 * faults again - and with SA_NODEFER a storm of other threads'
 		 * faults nests handler frames on one thread until its stack
 		 * overflows. */
-		__atomic_or_fetch(&me->sigpending, 1ULL << sig, __ATOMIC_RELEASE);
+		__atomic_or_fetch(&me->sigpending, sigmask_of(sig), __ATOMIC_RELEASE);
 		return;
 	}
 	do_exit_group(sig);
 }
-
 
 /* ------------------------------------------------------------ alarm */
 
@@ -386,46 +462,109 @@ void alarm_init(void)
 	init_waitqueue_head(&alarm_wq);
 	kthread_run(alarm_main, NULL, "alarm");
 }
-
 /* ------------------------------------------------------------ sending */
 
-static bool default_ignored(int sig)
+/* Wake t if it sleeps interruptibly and sig (0: any) would end its sleep.
+ * proc_lock held. */
+static void __wake_thread(struct task *t, int sig)
 {
-	return sig == SIGCHLD || sig == SIGCONT || sig == 23 /* SIGURG */ || sig == 28 /* SIGWINCH */;
+	/* Seq-cst loads: the sender's half of wait.h's pairing. */
+	if (!__atomic_load_n(&t->interruptible, __ATOMIC_SEQ_CST))
+		return;
+	if (sig && (__atomic_load_n(&t->blocked, __ATOMIC_SEQ_CST) & sigmask_of(sig)))
+		return;		/* a blocked signal ends no sleep */
+	wake_up_process(t);
 }
 
-int send_signal(struct process *p, int sig)
+void __signal_wake_threads(struct process *p, int sig)
 {
-	if (sig < 0 || sig >= NSIG)
-		return -EINVAL;
-	if (!sig)
-		return 0;
-	spin_lock(&proc_lock);
-	u64 h = p->sigaction[sig].handler;
-	bool zombie = p->zombie;
-	spin_unlock(&proc_lock);
-	if (zombie)
-		return 0;
-	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
-		return 0;
-	/* Seq-cst: a full barrier before reading task->interruptible (wait.h). */
-	__atomic_or_fetch(&p->pending, 1ULL << sig, __ATOMIC_SEQ_CST);
-	signal_wake_threads(p);
-	return 0;
+	if (signal_debug_no_wake())
+		return;		/* the old behaviour, for the test of the test */
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next)
+		__wake_thread(list_entry(l, struct task, thread_link), sig);
 }
 
 /* Wake p's threads in interruptible sleeps: each sees signal_pending(). */
 void signal_wake_threads(struct process *p)
 {
-	if (signal_debug_no_wake())
-		return;		/* the old behaviour, for the test of the test */
 	spin_lock(&proc_lock);
+	__signal_wake_threads(p, 0);
+	spin_unlock(&proc_lock);
+}
+
+/* Drop set from every pending set of p: the process's and its threads'.
+ * proc_lock held (the list of threads). */
+static void __flush_signals(struct process *p, u64 set)
+{
+	__atomic_and_fetch(&p->pending, ~set, __ATOMIC_RELAXED);
 	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
 		struct task *t = list_entry(l, struct task, thread_link);
-		if (__atomic_load_n(&t->interruptible, __ATOMIC_SEQ_CST))
-			wake_up_process(t);
+		__atomic_and_fetch(&t->sigpending, ~set, __ATOMIC_RELAXED);
 	}
+}
+
+/* An ignored signal is dropped when sent, unless its target blocks it (it
+ * may be caught by the time it is unblocked). t NULL: any thread of p. */
+static bool __dropped(struct process *p, struct task *t, int sig)
+{
+	if (!action_ignores(&p->sigaction[sig], sig))
+		return false;
+	u64 m = sigmask_of(sig);
+	if (t)
+		return !(__atomic_load_n(&t->blocked, __ATOMIC_RELAXED) & m);
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
+		struct task *u = list_entry(l, struct task, thread_link);
+		if (__atomic_load_n(&u->blocked, __ATOMIC_RELAXED) & m)
+			return false;
+	}
+	return true;
+}
+
+/* The one path every signal takes: to thread t of p, or (t NULL) to p. */
+static int __send(struct process *p, struct task *t, int sig)
+{
+	if (sig < 0 || sig >= NSIG)
+		return -EINVAL;
+	if (!sig || p->zombie)
+		return 0;
+	/* The last of stop and continue sent wins, whatever the actions. */
+	if (stop_signal(sig))
+		__flush_signals(p, sigmask_of(SIGCONT));
+	if (sig == SIGCONT) {
+		__flush_signals(p, STOP_SIGNALS);
+		__group_continue(p);
+	}
+	if (__dropped(p, t, sig))
+		return 0;
+	/* Seq-cst (a lock or): a full barrier before reading
+	 * task->interruptible (wait.h, the rule for sleeps). */
+	if (t) {
+		__atomic_or_fetch(&t->sigpending, sigmask_of(sig), __ATOMIC_SEQ_CST);
+		if (!signal_debug_no_wake())
+			__wake_thread(t, sig);
+	} else {
+		__atomic_or_fetch(&p->pending, sigmask_of(sig), __ATOMIC_SEQ_CST);
+		__signal_wake_threads(p, sig);
+	}
+	return 0;
+}
+
+int __send_signal(struct process *p, int sig)
+{
+	return __send(p, NULL, sig);
+}
+
+int __send_signal_thread(struct task *t, int sig)
+{
+	return __send(t->proc, t, sig);
+}
+
+int send_signal(struct process *p, int sig)
+{
+	spin_lock(&proc_lock);
+	int err = __send(p, NULL, sig);
 	spin_unlock(&proc_lock);
+	return err;
 }
 
 long do_kill(int pid, int sig)
@@ -434,14 +573,35 @@ long do_kill(int pid, int sig)
 		return -EINVAL;		/* process groups: not supported */
 	spin_lock(&proc_lock);
 	struct process *p = find_proc(pid);
-	if (p)
-		atomic_inc(&p->refcount);
+	int err = p ? __send(p, NULL, sig) : -ESRCH;
 	spin_unlock(&proc_lock);
-	if (!p)
-		return -ESRCH;
-	int err = send_signal(p, sig);
-	if (atomic_dec_and_test(&p->refcount))
-		kfree(p);
+	return err;
+}
+
+/* The live thread tid (of process tgid, if tgid > 0), proc_lock held;
+ * NULL if there is none. */
+static struct task *__find_thread(int tgid, int tid)
+{
+	for (int i = 0; i < MAX_PROCS; i++) {
+		struct process *p = procs[i];
+		if (!p || p->zombie || (tgid > 0 && p->pid != tgid))
+			continue;
+		for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
+			struct task *t = list_entry(l, struct task, thread_link);
+			if (t->tid == tid)
+				return t;
+		}
+	}
+	return NULL;
+}
+
+/* tkill and tgkill: a signal for one thread. */
+static long kill_thread(int tgid, int tid, int sig)
+{
+	spin_lock(&proc_lock);
+	struct task *t = __find_thread(tgid, tid);
+	int err = t ? __send(t->proc, t, sig) : -ESRCH;
+	spin_unlock(&proc_lock);
 	return err;
 }
 
@@ -451,11 +611,13 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig) { return do_kill(pid, sig); }
 
 SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
-	return tid == current_task()->tid || tid == current_proc()->pid
-		       ? send_signal(current_proc(), sig) : do_kill(tid, sig);
+	return tid <= 0 ? -EINVAL : kill_thread(0, tid, sig);
 }
 
-SYSCALL_DEFINE3(tgkill, int, tgid, u64, tid, int, sig) { return do_kill(tgid, sig); }
+SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
+{
+	return tgid <= 0 || tid <= 0 ? -EINVAL : kill_thread(tgid, tid, sig);
+}
 
 SYSCALL_DEFINE4(rt_sigaction, int, sig, uaddr_t, uact, uaddr_t, uoldact, u64, sigsetsize)
 {
@@ -468,11 +630,15 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, uaddr_t, uact, uaddr_t, uoldact, u64, si
 			return -EINVAL;
 		if (copy_from_user(&act, (void *)uact, sizeof(act)))
 			return -EFAULT;
+		act.mask &= ~SIG_UNBLOCKABLE;
 	}
 	spin_lock(&proc_lock);		/* the old and the new action, each whole */
 	old = p->sigaction[sig];
-	if (uact)
+	if (uact) {
 		p->sigaction[sig] = act;
+		if (action_ignores(&act, sig))	/* as Linux: pending ones go too */
+			__flush_signals(p, sigmask_of(sig));
+	}
 	spin_unlock(&proc_lock);
 	if (uoldact && copy_to_user((void *)uoldact, &old, sizeof(old)))
 		return -EFAULT;
@@ -481,17 +647,24 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, uaddr_t, uact, uaddr_t, uoldact, u64, si
 
 SYSCALL_DEFINE0(rt_sigreturn) { return do_rt_sigreturn(); }
 
-SYSCALL_DEFINE4(rt_sigprocmask, u64, how, uaddr_t, uset, uaddr_t, uoldset, u64, sigsetsize)
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, uaddr_t, uset, uaddr_t, uoldset, u64, sigsetsize)
 {
-	if (sigsetsize != 8 || how > 2)
+	if (sigsetsize != 8)
 		return -EINVAL;
-	if (uoldset && clear_user((void *)uoldset, 8))	/* nothing is ever blocked */
-		return -EFAULT;
-	if (uset) {
-		u64 set;
+	u64 old = current_task()->blocked, set;
+	if (uset) {	/* as Linux: how is looked at only when there is a set */
 		if (copy_from_user(&set, (void *)uset, 8))
 			return -EFAULT;
+		if (how == SIG_BLOCK)
+			set |= old;
+		else if (how == SIG_UNBLOCK)
+			set = old & ~set;
+		else if (how != SIG_SETMASK)
+			return -EINVAL;
+		signal_set_blocked(set);	/* unblocked pending ones: taken on the way out */
 	}
+	if (uoldset && copy_to_user((void *)uoldset, &old, 8))
+		return -EFAULT;
 	return 0;
 }
 
@@ -548,14 +721,3 @@ SYSCALL_DEFINE0(pause)
 	wait_event_interruptible(nobody, false);
 	return -ERESTARTNOHAND;
 }
-
-SYSCALL_DEFINE2(sigaltstack, uaddr_t, uss, uaddr_t, uold)
-{
-	u8 ss[24];	/* stack_t: read as Linux does, then ignored (no alternate stacks) */
-	if (uss && copy_from_user(ss, (void *)uss, sizeof(ss)))
-		return -EFAULT;
-	if (uold && clear_user((void *)uold, 24))
-		return -EFAULT;
-	return 0;
-}
-

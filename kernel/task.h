@@ -90,6 +90,14 @@ struct task {
 	u64 sigpending;			/* [A] signals for this thread alone: those its own
 					 * faults raise (SIGSEGV, SIGBUS, ...), as on Linux,
 					 * and the SIGKILL of an execve by another thread */
+	u64 blocked;			/* [A] signals it blocks (user.h sigmask_of):
+					 * written only by the thread itself, read by
+					 * senders choosing whom to wake */
+	u64 saved_mask;			/* [P] the mask before a temporary one (sigsuspend),
+					 * put back on the way out (restore_mask) */
+	bool restore_mask;		/* [P] saved_mask is to be put back */
+	u64 sas_sp, sas_size;		/* [P] alternate signal stack; size 0: none */
+	u32 sas_flags;			/* [P] SS_AUTODISARM, or 0 */
 	int interruptible;		/* [A] 1 while in an interruptible sleep: a signal
 					 * wakes it (wait.h, the rule for sleeps) */
 	struct list_head thread_link;	/* [L:proc_lock] in its process's threads */

@@ -53,6 +53,15 @@ struct inode;
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+
+/* A signal's bit in a signal set: Linux's layout (signal N is bit N-1), the
+ * one rt_sigprocmask, sa_mask and uc_sigmask carry, so user sets need no
+ * translation. */
+#define sigmask_of(sig) (1ULL << ((sig) - 1))
+#define SIG_UNBLOCKABLE (sigmask_of(SIGKILL) | sigmask_of(SIGSTOP))
 
 #define SIG_DFL 0UL
 #define SIG_IGN 1UL
@@ -61,7 +70,7 @@ struct k_sigaction {
 	u64 handler;		/* SIG_DFL, SIG_IGN or a user address */
 	u64 flags;
 	u64 restorer;
-	u64 mask;
+	u64 mask;		/* blocked while the handler runs (Linux's layout) */
 };
 
 /* Lock legend: [L:proc_lock] (kernel/process.h), [I] set at creation, [A] atomic. */
@@ -91,8 +100,24 @@ struct process {
 	char comm[16];				/* [L:proc_lock] its program's name (exec) */
 	u32 umask;				/* [A] permission bits new files and
 						 * directories do not get (umask(2)) */
-	u64 pending;				/* [A] signals sent to the process */
+	u64 pending;				/* [A] signals sent to the process (the shared
+						 * set; each thread's own is task.sigpending) */
 	atomic_t refcount;			/* [A] threads + the parent's link */
+	int exit_signal;			/* [L:proc_lock] sent to the parent at its end (clone's
+						 * low byte: SIGCHLD for fork); 0: none */
+	/* Group stop (kernel/signal.c, "stop and continue"). */
+	bool stopped;				/* [L:proc_lock] a stop signal's default action
+						 * is in force until SIGCONT; read unlocked
+						 * (READ_ONCE) by signal_pending */
+	int stop_sig;				/* [L:proc_lock] the signal that stopped it */
+	struct task *stopper;			/* [L:proc_lock] the thread that took it (read
+						 * with READ_ONCE, for a debug switch only) */
+	int nr_stopped;				/* [L:proc_lock] threads asleep in the stop */
+	bool stop_done;				/* [L:proc_lock] every thread stopped, parent told */
+	int wait_report;			/* [L:proc_lock] for wait4 of the parent: a stop
+						 * ((sig << 8) | 0x7f, WUNTRACED) or 0xffff
+						 * (continued, WCONTINUED); 0: none */
+	struct wait_queue_head stop_wq;		/* stopped threads sleep here */
 };
 
 /* The user registers of a task (the frame at the top of its kernel stack). */
@@ -118,9 +143,20 @@ struct process *current_proc(void);
  * cr2 is the page fault's address, read at trap entry. Interrupts off on
  * entry; may sleep (it enables them). */
 void user_exception(struct trap_frame *tf, u64 cr2);
-/* Send a signal to a process: mark it pending and wake the threads that
- * sleep interruptibly (wait.h). Returns 0 or -EINVAL. Never sleeps. */
+/*
+ * send_signal: a process-directed signal (kill's): pending on p, taken by
+ * whichever of its threads does not block it (if all do, it waits); wakes
+ * those threads' interruptible sleeps (wait.h). SIGCONT continues a stopped
+ * p and a stop signal drops a pending SIGCONT, at once. Returns 0 (also
+ * for a zombie, or a signal p ignores) or -EINVAL for a bad number. Takes
+ * proc_lock; never sleeps. __send_signal: the same with proc_lock held (to
+ * signal each process of a group in one pass over the table).
+ */
 int send_signal(struct process *p, int sig);
+int __send_signal(struct process *p, int sig);
+/* __send_signal_thread: a thread-directed signal (tkill, tgkill): pending
+ * on t alone. 0 or -EINVAL. proc_lock held; never sleeps. */
+int __send_signal_thread(struct task *t, int sig);
 /* On the way back to user mode from a trap: act on pending signals (may
  * not return). May sleep (a signal frame is a user copy). */
 void handle_signals(struct trap_frame *tf);
@@ -135,6 +171,22 @@ u64 alarm_set(u64 ns);
 void alarm_cancel(struct process *p);
 /* Boot: the thread that sends alarms' SIGALRMs. */
 void alarm_init(void);
+/*
+ * A temporary signal mask for the running thread, for a call such as
+ * rt_sigsuspend, ppoll or pselect6 (Linux's set_user_sigmask): on the way
+ * back to user mode, a handler taken runs with it and its frame holds the
+ * mask from before, which rt_sigreturn restores; if no handler runs, the
+ * mask from before comes back there. signal_mask_restore: put it back now
+ * (a call that ends without being interrupted, so that the signals only
+ * the temporary mask let through stay pending). Never sleep.
+ */
+void signal_mask_temporary(u64 mask);
+void signal_mask_restore(void);
+/* A new task's signal state from its creator's (clone; thread: one of the
+ * same process): the mask, and the alternate stack for a new process.
+ * signal_exec: execve's, which drops the alternate stack. Never sleep. */
+void signal_fork(struct task *child, const struct task *parent, bool thread);
+void signal_exec(struct task *me);
 /* True if sched.debug_signal_no_wake is on (a test of the tests). */
 bool signal_debug_no_wake(void);
 /* Terminate the current thread group with a wait status. Never returns. */

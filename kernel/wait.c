@@ -335,7 +335,7 @@ bool fatal_signal_pending(void)
 	struct task *me = current_task();
 	if (!me->proc || signal_debug_no_wake())
 		return false;
-	u64 kill = 1ULL << SIGKILL;
+	u64 kill = sigmask_of(SIGKILL);
 	return (__atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) & kill) ||
 	       (__atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST) & kill);
 }
@@ -345,7 +345,11 @@ bool signal_pending(void)
 	struct task *me = current_task();
 	if (!me->proc || signal_debug_no_wake())
 		return false;
-	/* Seq-cst loads: the second half of wait.h's store-buffer pairing. */
-	return __atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) ||
-	       __atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST);
+	/* Seq-cst loads: the second half of wait.h's store-buffer pairing.
+	 * A blocked signal is no reason to stop sleeping; a group stop is
+	 * (the thread must reach the return to user mode to stop there). */
+	u64 pending = __atomic_load_n(&me->sigpending, __ATOMIC_SEQ_CST) |
+		      __atomic_load_n(&me->proc->pending, __ATOMIC_SEQ_CST);
+	u64 blocked = __atomic_load_n(&me->blocked, __ATOMIC_RELAXED);	/* our own */
+	return (pending & ~blocked) || __atomic_load_n(&me->proc->stopped, __ATOMIC_SEQ_CST);
 }

@@ -28,14 +28,17 @@
  * Which sleeps a signal breaks (the rule):
  *   Interruptible - every sleep a program can make last as long as it
  *   likes: pipe and tty read and write, wait4, futex wait, nanosleep and
- *   clock_nanosleep, poll, pause, and execve waiting for its other threads
- *   to go. They sleep with wait_event_interruptible*() or
+ *   clock_nanosleep, poll, pause, rt_sigsuspend, rt_sigtimedwait, and -
+ *   killable only: ended by SIGKILL alone - execve waiting for its other
+ *   threads to go and a stopped thread waiting for SIGCONT. They sleep
+ *   with wait_event_interruptible*(), wait_event_killable() or
  *   sleep_interruptible_until(), which end the sleep as soon as a signal
- *   is pending (signal_pending()), and return -ERESTARTSYS so that the
+ *   is pending (signal_pending(): one the thread does not block, or a
+ *   stop of its process in force), and return -ERESTARTSYS so that the
  *   system call returns -EINTR or is restarted (kernel/signal.c). While
- *   such a sleeper sleeps, task->interruptible is 1, and send_signal wakes
- *   every such thread of the process: a pending SIGKILL therefore always
- *   ends a task in one of these sleeps.
+ *   such a sleeper sleeps, task->interruptible is 1, and a sender wakes
+ *   every such thread that does not block the signal: a pending SIGKILL
+ *   (never blocked) therefore always ends a task in one of these sleeps.
  *   Uninterruptible - sleeps that end by themselves within a bounded time
  *   and whose interruption would leave a half-done operation: the page
  *   lock, waiting for I/O or writeback, mmap_lock and every other
@@ -46,9 +49,11 @@
  * Why no wake-up from a signal is lost: the sleeper stores interruptible =
  * 1, then step 1's set_current_state (a full barrier), then step 2 checks
  * signal_pending(); the sender makes the signal pending with a locked
- * read-modify-write (a full barrier), then reads interruptible and wakes.
- * Either the sleeper sees the signal, or the sender sees the flag and its
- * wake_up_process finds the task SLEEPING (or already awake).
+ * read-modify-write (a full barrier), then reads interruptible (and the
+ * sleeper's blocked mask, stored before interruptible) and wakes. Either
+ * the sleeper sees the signal, or the sender sees the flag and the mask
+ * it sleeps with, and its wake_up_process finds the task SLEEPING (or
+ * already awake).
  *
  * Lock legend: [L:lock] the queue's lock, [P] private to the sleeper.
  */
