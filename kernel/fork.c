@@ -98,6 +98,7 @@ static bool proc_register(struct process *p, struct process *parent)
 		if (!procs[i]) {
 			procs[i] = p;
 			p->parent = parent;
+			WRITE_ONCE(p->ppid, parent ? parent->pid : 0);
 			if (parent)
 				list_add_tail(&p->sibling, &parent->children);
 			return true;

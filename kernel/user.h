@@ -77,6 +77,8 @@ struct k_sigaction {
 struct process {
 	int pid;				/* [I] = the first thread's tid */
 	struct process *parent;			/* [L:proc_lock] init after reparenting */
+	int ppid;				/* [A] parent->pid, stored with parent under
+						 * proc_lock; getppid reads it without the lock */
 	struct list_head children;		/* [L:proc_lock] */
 	struct list_head sibling;		/* [L:proc_lock] in parent->children */
 	struct mm_struct *mm;			/* [L:proc_lock] shared by its threads; its
