@@ -18,10 +18,9 @@ CMDLINE_KEY(test_corrupt, "test.corrupt", "ext2_corrupt_image: which damage the 
 
 static u64 free_blocks(void)
 {
-	u64 b, bf, f, ff;
-	struct super_block *sb = vfs_root_sb();
-	sb->s_op->statfs(sb, &b, &bf, &f, &ff);
-	return bf;
+	struct kstatfs st;
+	vfs_statfs(vfs_root_sb(), &st);
+	return st.bfree;
 }
 
 /* Read len bytes at off of path: bytes read, or -errno. */
