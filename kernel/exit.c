@@ -89,6 +89,7 @@ void thread_exit(int wait_status)
 		p->exit_status = wait_status;
 	bool last = --p->nr_threads == 0;
 	list_del(&me->thread_link);
+	acct_thread_exit(p, me);
 	bool execer_waits = p->execer != NULL;
 	spin_unlock(&proc_lock);
 	if (!last)
@@ -298,7 +299,7 @@ int kill_all_processes(unsigned timeout_ms)
 
 /* ------------------------------------------------------------ wait4 */
 
-long do_wait4(int pid, u64 ustatus, int options)
+long do_wait4(int pid, u64 ustatus, int options, struct acct *used)
 {
 	struct process *me = current_proc();
 	for (;;) {
@@ -312,6 +313,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 			any = true;
 			if (c->zombie) {
 				found = c;
+				acct_reap(me, c, used);
 				list_del(&c->sibling);
 				proc_unregister(c);
 				break;
@@ -355,10 +357,11 @@ SYSCALL_DEFINE4(wait4, int, pid, uaddr_t, ustatus, u64, options, uaddr_t, urusag
 {
 	if (options & ~(u64)(1 | 2 | 0x40000000 | 0x80000000))
 		return -EINVAL;
-	long r = do_wait4(pid, ustatus, (int)options);
-	/* struct rusage (all zero) only for a child reaped: like Linux, a bad
-	 * pointer fails the call after the child is gone, never before */
-	if (r > 0 && urusage && clear_user((void *)urusage, 144))
+	struct acct used = { 0 };
+	long r = do_wait4(pid, ustatus, (int)options, &used);
+	/* struct rusage only for a child reaped: like Linux, a bad pointer
+	 * fails the call after the child is gone, never before */
+	if (r > 0 && urusage && put_rusage(urusage, &used))
 		return -EFAULT;
 	return r;
 }

@@ -8,6 +8,7 @@
 #include "kernel/syscall.h"
 #include "kernel/user.h"
 #include "kernel/task.h"
+#include "kernel/process.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/trap.h"
@@ -58,26 +59,89 @@ SYSCALL_DEFINE2(arch_prctl, u64, code, u64, addr)
 	return -EINVAL;
 }
 
+/* The online CPUs as a mask. */
+static u64 online_mask(void)
+{
+	int n = num_online_cpus();
+	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+}
+
 /*
- * sched_getaffinity: the CPUs a thread may run on. User threads may run on
- * every online CPU (sched_setaffinity is not supported), so this is the
- * online set, as a mask of one 64-bit word: the size Linux returns when it
- * is built for at most 64 CPUs. nproc and sysconf(_SC_NPROCESSORS_ONLN)
- * count its bits.
+ * The thread with id tid (0: the caller), with a reference (task_put), or
+ * NULL: ESRCH.
+ */
+static struct task *get_thread(int tid)
+{
+	struct task *me = current_task(), *found = NULL;
+	if (tid == 0 || tid == me->tid)
+		tid = me->tid;
+	if (tid < 0)
+		return NULL;
+	spin_lock(&proc_lock);
+	for (int i = 0; i < MAX_PROCS && !found; i++) {
+		struct process *p = procs[i];
+		for (struct list_head *l = p ? p->threads.next : NULL; p && l != &p->threads; l = l->next) {
+			struct task *t = list_entry(l, struct task, thread_link);
+			if (t->tid == tid) {
+				found = t;
+				task_get(t);
+				break;
+			}
+		}
+	}
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+/*
+ * sched_getaffinity: the CPUs a thread may run on (those online), as a mask
+ * of one 64-bit word: the size Linux returns when it is built for at most
+ * 64 CPUs. nproc and sysconf(_SC_NPROCESSORS_ONLN) count its bits.
  */
 SYSCALL_DEFINE3(sched_getaffinity, int, pid, u64, len, uaddr_t, umask)
 {
 	if (len < sizeof(u64) || (len & (sizeof(u64) - 1)))
 		return -EINVAL;
-	if (pid < 0)
+	struct task *t = get_thread(pid);
+	if (!t)
 		return -ESRCH;
-	if (pid && pid != current_task()->tid && pid != current_proc()->pid && do_kill(pid, 0))
-		return -ESRCH;		/* signal 0: only whether it exists */
-	int n = num_online_cpus();
-	u64 mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+	u64 mask = __atomic_load_n(&t->cpus_allowed, __ATOMIC_RELAXED) & online_mask();
+	task_put(t);
 	if (copy_to_user((void *)umask, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(mask);
+}
+
+#define AFFINITY_BYTES 128	/* a C library's cpu_set_t: read whole, as Linux */
+
+/*
+ * sched_setaffinity: the CPUs thread pid may run on from now. The mask is
+ * read up to AFFINITY_BYTES (EFAULT); bits for CPUs that are not online
+ * are dropped, and none left is EINVAL. The scheduler honours it at each
+ * wake-up (kernel/sched.c, select_cpu); the caller, if it is on a CPU now
+ * barred, sleeps a moment to move before returning, so it returns on an
+ * allowed CPU; another thread moves at its next wake-up.
+ */
+SYSCALL_DEFINE3(sched_setaffinity, int, pid, u64, len, uaddr_t, umask)
+{
+	u64 buf[AFFINITY_BYTES / 8] = { 0 };
+	size_t n = len < AFFINITY_BYTES ? (size_t)len : AFFINITY_BYTES;
+	if (copy_from_user(buf, (void *)umask, n))
+		return -EFAULT;
+	u64 mask = buf[0] & online_mask();
+	struct task *t = get_thread(pid);
+	if (!t)
+		return -ESRCH;
+	if (!mask) {
+		task_put(t);
+		return -EINVAL;
+	}
+	__atomic_store_n(&t->cpus_allowed, mask, __ATOMIC_RELAXED);
+	bool self = t == current_task();
+	task_put(t);
+	while (self && !((mask >> smp_processor_id()) & 1))
+		msleep(1);		/* the wake-up picks an allowed CPU */
+	return 0;
 }
 
 SYSCALL_DEFINE0(sched_yield)

@@ -64,6 +64,12 @@ struct k_sigaction {
 	u64 mask;
 };
 
+/* CPU ticks and faults, summed (kernel/rusage.c). */
+struct acct {
+	u64 utime, stime;	/* ticks */
+	u64 min_flt;
+};
+
 /* Lock legend: [L:proc_lock] (kernel/process.h), [I] set at creation, [A] atomic. */
 struct process {
 	int pid;				/* [I] = the first thread's tid */
@@ -93,6 +99,9 @@ struct process {
 						 * directories do not get (umask(2)) */
 	u64 pending;				/* [A] signals sent to the process */
 	atomic_t refcount;			/* [A] threads + the parent's link */
+	struct acct acct_dead;			/* [L:proc_lock] its threads that exited */
+	struct acct acct_children;		/* [L:proc_lock] its reaped children, each with
+						 * its own reaped children */
 };
 
 /* The user registers of a task (the frame at the top of its kernel stack). */
@@ -143,7 +152,13 @@ void do_exit_group(int wait_status) __noreturn;
  * fs/exec.c, kernel/signal.c, kernel/futex.c). */
 long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls);
 void do_exit_thread(int code) __noreturn;
-long do_wait4(int pid, u64 ustatus, int options);
+long do_wait4(int pid, u64 ustatus, int options, struct acct *used);
+/* kernel/rusage.c: with proc_lock held, a thread leaving p adds its counts
+ * to p's; a reaped child's totals go to its parent's children (and *used). */
+void acct_thread_exit(struct process *p, struct task *t);
+void acct_reap(struct process *parent, struct process *child, struct acct *used);
+/* Linux's struct rusage of *a to user memory: 0 or -EFAULT. */
+int put_rusage(u64 uru, const struct acct *a);
 long do_kill(int pid, int sig);
 int proc_getppid(void);
 int do_execve(const char *upath, const char *const *uargv, const char *const *uenvp);

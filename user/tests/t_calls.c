@@ -6,6 +6,7 @@
  * checked by their properties, never printed.
  */
 #include "tap.h"
+#include <sched.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <poll.h>
@@ -13,7 +14,11 @@
 #include <sys/select.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
+#include <sys/times.h>
 
 #define BAD ((void *)0x10)	/* an unmapped address */
 
@@ -165,12 +170,118 @@ static void select_calls(void)
 	close(done[1]);
 }
 
+/* Spin until getrusage(who) shows at least us microseconds of CPU time
+ * (ticks must land: no wall-clock guess). */
+static int burn_until_charged(int who, long us)
+{
+	struct rusage ru;
+	for (long i = 0; i < 20000000000L; i++) {
+		if (i % 100000 == 0 && getrusage(who, &ru) == 0 &&
+		    (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L + ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec >= us)
+			return 1;
+		__asm__ volatile("" ::: "memory");
+	}
+	return 0;
+}
+
+/* Touch n new anonymous pages (each one fault). */
+static void touch_pages(int n)
+{
+	char *m = mmap(NULL, n * 4096L, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (int i = 0; m != MAP_FAILED && i < n; i++)
+		m[i * 4096L] = 1;
+	munmap(m, n * 4096L);
+}
+
+static long meminfo_kb(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long v = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, key, strlen(key)))
+			v = atol(line + strlen(key));
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void usage_calls(void)
+{
+	struct rusage a, b;
+	CHECK(burn_until_charged(RUSAGE_SELF, 20000), "getrusage(RUSAGE_SELF): spinning shows CPU time");
+	CHECK_OK(getrusage(RUSAGE_SELF, &a), "getrusage");
+	touch_pages(64);
+	CHECK_OK(getrusage(RUSAGE_SELF, &b), "again after touching 64 new pages");
+	CHECK(b.ru_minflt - a.ru_minflt >= 64, "at least 64 more minor faults");
+	CHECK(getrusage(RUSAGE_THREAD, &b) == 0 && b.ru_minflt >= 64, "RUSAGE_THREAD counts them too");
+	CHECK_ERR(getrusage(5, &a), EINVAL, "an unknown who: EINVAL");
+	CHECK_ERR(syscall(SYS_getrusage, RUSAGE_SELF, BAD), EFAULT, "a bad buffer: EFAULT");
+
+	pid_t kid = fork();
+	if (kid == 0) {
+		touch_pages(64);
+		_exit(burn_until_charged(RUSAGE_SELF, 50000) ? 0 : 1);	/* 5 ticks */
+	}
+	int st = 0;
+	struct rusage kr;
+	CHECK(wait4(kid, &st, 0, &kr) == kid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child that spins and faults");
+	CHECK(kr.ru_utime.tv_sec || kr.ru_utime.tv_usec || kr.ru_stime.tv_sec || kr.ru_stime.tv_usec,
+	      "wait4's rusage shows its CPU time");
+	CHECK(kr.ru_minflt >= 64, "and its faults");
+	CHECK(getrusage(RUSAGE_CHILDREN, &a) == 0 && a.ru_minflt >= kr.ru_minflt,
+	      "RUSAGE_CHILDREN includes the reaped child");
+	struct tms t;
+	clock_t now = times(&t);
+	CHECK(now != (clock_t)-1 && t.tms_utime + t.tms_stime > 0, "times: our CPU time");
+	CHECK(t.tms_cutime + t.tms_cstime > 0, "and the reaped child's");
+	CHECK_ERR(syscall(SYS_times, BAD), EFAULT, "times into a bad buffer: EFAULT");
+
+	struct sysinfo si;
+	CHECK_OK(sysinfo(&si), "sysinfo");
+	CHECK_EQ(si.mem_unit, 1, "mem_unit is 1");
+	CHECK((long)(si.totalram / 1024) == meminfo_kb("MemTotal:"), "totalram is /proc/meminfo's MemTotal");
+	CHECK(si.freeram > 0 && si.freeram <= si.totalram, "freeram is some of it");
+	CHECK(si.procs >= 1, "procs counts us");
+	CHECK_ERR(syscall(SYS_sysinfo, BAD), EFAULT, "sysinfo into a bad buffer: EFAULT");
+}
+
+static void affinity_calls(void)
+{
+	cpu_set_t all, one, got;
+	CHECK_OK(sched_getaffinity(0, sizeof all, &all), "sched_getaffinity: where we may run");
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	CHECK_OK(sched_setaffinity(0, sizeof one, &one), "sched_setaffinity to CPU 0 alone");
+	CHECK(sched_getaffinity(0, sizeof got, &got) == 0 && CPU_EQUAL(&got, &one),
+	      "sched_getaffinity gives it back");
+	pid_t kid = fork();
+	if (kid == 0)
+		_exit(sched_getaffinity(0, sizeof got, &got) == 0 && CPU_EQUAL(&got, &one) ? 0 : 1);
+	tap_check_exit(kid, 0, "a child inherits it");
+	CHECK(sched_getaffinity(getpid(), sizeof got, &got) == 0 && CPU_EQUAL(&got, &one),
+	      "by pid too");
+	cpu_set_t none;
+	CPU_ZERO(&none);
+	CHECK_ERR(sched_setaffinity(0, sizeof none, &none), EINVAL, "an empty mask: EINVAL");
+	CPU_SET(63, &none);
+	CHECK_ERR(sched_setaffinity(0, sizeof none, &none), EINVAL, "only an offline CPU: EINVAL");
+	CHECK_ERR(sched_setaffinity(0, sizeof one, (cpu_set_t *)BAD), EFAULT, "a bad mask: EFAULT");
+	CHECK_ERR(sched_setaffinity(999999, sizeof one, &one), ESRCH, "no such thread: ESRCH");
+	CHECK_OK(sched_setaffinity(0, sizeof all, &all), "back to every CPU");
+	CHECK(sched_getaffinity(0, sizeof got, &got) == 0 && CPU_EQUAL(&got, &all), "as at the start");
+}
+
 int main(void)
 {
 	tap_start();
 	tap_enter_scratch("calls");
 	statfs_calls();
 	select_calls();
+	usage_calls();
+	affinity_calls();
 	tap_leave_scratch();
 	return tap_done();
 }
