@@ -144,6 +144,48 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, u64, len, uaddr_t, umask)
 	return 0;
 }
 
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+#define COMM_LEN 16
+
+/* PR_SET_NAME: up to 15 bytes of the user's string (stopping at a NUL, as
+ * Linux reads it, so a fault past the NUL does not matter). */
+static long set_name(u64 uname)
+{
+	char comm[COMM_LEN] = { 0 };
+	for (int i = 0; i < COMM_LEN - 1; i++) {
+		if (copy_from_user(&comm[i], (const void *)(uname + i), 1))
+			return -EFAULT;
+		if (!comm[i])
+			break;
+	}
+	struct process *p = current_proc();
+	spin_lock(&proc_lock);
+	memcpy(p->comm, comm, COMM_LEN);
+	spin_unlock(&proc_lock);
+	return 0;
+}
+
+/*
+ * prctl: PR_SET_NAME and PR_GET_NAME, the name ps and /proc show (16
+ * bytes with the NUL). It is the process's here (Linux keeps one per
+ * thread); exec sets it to the program's name. Other options: EINVAL.
+ */
+SYSCALL_DEFINE5(prctl, int, option, u64, arg2, u64, arg3, u64, arg4, u64, arg5)
+{
+	if (option == PR_SET_NAME)
+		return set_name(arg2);
+	if (option != PR_GET_NAME)
+		return -EINVAL;
+	char comm[COMM_LEN];
+	struct process *p = current_proc();
+	spin_lock(&proc_lock);
+	memcpy(comm, p->comm, COMM_LEN);
+	spin_unlock(&proc_lock);
+	comm[COMM_LEN - 1] = 0;
+	return copy_to_user((void *)arg2, comm, COMM_LEN) ? -EFAULT : 0;
+}
+
 SYSCALL_DEFINE0(sched_yield)
 {
 	yield();

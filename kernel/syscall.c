@@ -95,6 +95,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_sigaltstack]      = sys_sigaltstack,
 	[__NR_statfs]           = sys_statfs,
 	[__NR_fstatfs]          = sys_fstatfs,
+	[__NR_prctl]            = sys_prctl,
 	[__NR_arch_prctl]       = sys_arch_prctl,
 	[__NR_sync]             = sys_sync,
 	[__NR_gettid]           = sys_gettid,

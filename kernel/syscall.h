@@ -129,6 +129,7 @@ long sys_pipe(const struct syscall_args *args);
 long sys_pipe2(const struct syscall_args *args);
 long sys_poll(const struct syscall_args *args);
 long sys_ppoll(const struct syscall_args *args);
+long sys_prctl(const struct syscall_args *args);
 long sys_pread64(const struct syscall_args *args);
 long sys_preadv(const struct syscall_args *args);
 long sys_prlimit64(const struct syscall_args *args);

@@ -88,6 +88,8 @@ struct process {
 	u64 alarm_ns;				/* [L:alarm_lock] alarm(): SIGALRM at this
 						 * ktime_ns(); 0: none (kernel/signal.c) */
 	struct list_head alarm_link;		/* [L:alarm_lock] next NULL: no alarm */
+	u64 alarm_interval_ns;			/* [L:alarm_lock] setitimer's interval: the
+						 * alarm re-arms by it when it fires; 0: once */
 	bool zombie;				/* [L:proc_lock] every thread has exited */
 	bool exiting;				/* [L:proc_lock] exit_group began */
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
@@ -140,6 +142,11 @@ void handle_signals_syscall(struct trap_frame *tf, u64 nr);
  * for alarm() and setitimer(ITIMER_REAL); returns the nanoseconds the
  * previous alarm had left (0: none). Never sleeps. */
 u64 alarm_set(u64 ns);
+/* itimer_set: the same with a repeating interval (0: one shot), the old
+ * interval in *old_interval; itimer_get: the time left and the interval
+ * without changing them. Never sleep. */
+u64 itimer_set(u64 ns, u64 interval, u64 *old_interval);
+u64 itimer_get(u64 *interval);
 /* A process's alarm goes with it (process_exit). Never sleeps. */
 void alarm_cancel(struct process *p);
 /* Boot: the thread that sends alarms' SIGALRMs. */

@@ -15,10 +15,12 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
+#include <time.h>
 
 #define BAD ((void *)0x10)	/* an unmapped address */
 
@@ -274,6 +276,63 @@ static void affinity_calls(void)
 	CHECK(sched_getaffinity(0, sizeof got, &got) == 0 && CPU_EQUAL(&got, &all), "as at the start");
 }
 
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	alarms += sig == SIGALRM;
+}
+
+static double seconds_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void itimer_calls(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval v = { { 0, 10000 }, { 0, 10000 } }, old, cur;
+	CHECK_OK(setitimer(ITIMER_REAL, &v, &old), "setitimer: every 10 ms");
+	CHECK(!old.it_value.tv_sec && !old.it_value.tv_usec && !old.it_interval.tv_usec,
+	      "no timer before");
+	CHECK(getitimer(ITIMER_REAL, &cur) == 0 && cur.it_interval.tv_sec == 0 &&
+	      cur.it_interval.tv_usec == 10000 && cur.it_value.tv_sec == 0 &&
+	      cur.it_value.tv_usec > 0 && cur.it_value.tv_usec <= 10000,
+	      "getitimer: the interval and the time left");
+	double until = seconds_now() + 10;	/* only a timer that stops could need it */
+	while (alarms < 3 && seconds_now() < until)
+		usleep(1000);
+	CHECK(alarms >= 3, "SIGALRM comes again and again");
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	CHECK(setitimer(ITIMER_REAL, &off, &old) == 0 && old.it_interval.tv_usec == 10000,
+	      "disarm: the old interval comes back");
+	CHECK(getitimer(ITIMER_REAL, &cur) == 0 && !cur.it_value.tv_sec && !cur.it_value.tv_usec,
+	      "and nothing is left");
+	struct itimerval bad = { { 0, 1000000 }, { 1, 0 } };
+	CHECK_ERR(setitimer(ITIMER_REAL, &bad, NULL), EINVAL, "an interval of 1000000 us: EINVAL");
+	bad = (struct itimerval){ { -1, 0 }, { 1, 0 } };
+	CHECK_ERR(setitimer(ITIMER_REAL, &bad, NULL), EINVAL, "a negative interval: EINVAL");
+	CHECK(alarm(5) == 0 && getitimer(ITIMER_REAL, &cur) == 0 && cur.it_interval.tv_usec == 0 &&
+	      cur.it_value.tv_sec >= 4, "alarm is a one-shot timer");
+	alarm(0);
+}
+
+static void name_calls(void)
+{
+	char name[32];
+	memset(name, '#', sizeof name);
+	CHECK_OK(prctl(PR_SET_NAME, "worker"), "PR_SET_NAME");
+	CHECK(prctl(PR_GET_NAME, name) == 0 && !strcmp(name, "worker"), "PR_GET_NAME gives it back");
+	CHECK_OK(prctl(PR_SET_NAME, "a-name-longer-than-sixteen"), "a longer name");
+	CHECK(prctl(PR_GET_NAME, name) == 0 && !strcmp(name, "a-name-longer-t"), "is cut to 15 bytes");
+	CHECK_ERR(prctl(PR_SET_NAME, BAD), EFAULT, "PR_SET_NAME of a bad pointer: EFAULT");
+	CHECK_ERR(prctl(PR_GET_NAME, BAD), EFAULT, "PR_GET_NAME into a bad buffer: EFAULT");
+	CHECK_ERR(prctl(0x7fff, 0, 0, 0, 0), EINVAL, "an unknown option: EINVAL");
+}
+
 int main(void)
 {
 	tap_start();
@@ -282,6 +341,8 @@ int main(void)
 	select_calls();
 	usage_calls();
 	affinity_calls();
+	itimer_calls();
+	name_calls();
 	tap_leave_scratch();
 	return tap_done();
 }
