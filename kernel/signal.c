@@ -308,6 +308,10 @@ static spinlock_t alarm_lock = SPINLOCK_INIT("alarm");
 static LIST_HEAD(alarms);		/* [L:alarm_lock] process.alarm_link */
 static unsigned alarm_gen;		/* [L:alarm_lock] bumped by each new alarm */
 static struct wait_queue_head alarm_wq;
+static bool itimer_one_shot;		/* [I] test of a test: intervals never re-arm */
+
+CMDLINE_KEY(itimer_one_shot, "signal.debug_itimer_one_shot",
+	    "tests of tests: a periodic setitimer fires once, as if the interval were lost");
 
 static void __alarm_unlink(struct process *p)
 {
@@ -379,7 +383,7 @@ static u64 alarms_fire(unsigned *gen)
 		l = l->next;
 		if (p->alarm_ns <= now) {
 			send_signal(p, SIGALRM);	/* p is alive: exit unlinks it first */
-			if (!p->alarm_interval_ns) {
+			if (!p->alarm_interval_ns || itimer_one_shot) {
 				__alarm_unlink(p);
 				continue;
 			}
@@ -416,6 +420,7 @@ static int alarm_main(void *unused)
 
 void alarm_init(void)
 {
+	itimer_one_shot = cmdline_get("signal.debug_itimer_one_shot") != NULL;
 	init_waitqueue_head(&alarm_wq);
 	kthread_run(alarm_main, NULL, "alarm");
 }
