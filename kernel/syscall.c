@@ -5,8 +5,9 @@
  * The numbers come from Linux's asm/unistd_64.h; each implementation is in
  * the subsystem it serves: fs/read_write.c, open.c, fcntl.c, stat.c,
  * readdir.c, names.c, sync.c, direct-io.c, exec.c (files and programs);
- * mm/syscalls.c (memory); kernel/fork.c, exit.c, signal.c, futex.c and
- * sys.c (processes, signals, futexes, ids and time).
+ * mm/syscalls.c (memory); kernel/fork.c, exit.c, signal.c, futex.c,
+ * sys.c and sys_rusage.c (processes, signals, futexes, ids, time and
+ * what processes have used).
  * An unknown number returns -ENOSYS and is logged once per number, so a
  * student who meets it knows which call to add. docs/user.md lists what
  * each supported call does differently from Linux, if anything.
