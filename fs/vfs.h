@@ -339,7 +339,7 @@ int vfs_mounts_show(char *buf, int size);
  * the link's directory, or from the root if it starts with '/'); as the
  * last component, it is followed by vfs_lookup, vfs_stat and open, and is
  * acted on itself by the name operations (unlink, rename, link) and by
- * the *_at forms given LOOKUP_NOFOLLOW (fs/namei.c, docs/fs.md).
+ * the *_at forms given LOOKUP_NOFOLLOW (fs/walk.h, docs/fs.md).
  */
 #define LOOKUP_NOFOLLOW 1	/* the last component's link is the answer */
 struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err);
