@@ -175,6 +175,14 @@ include tests/corrupt/corrupt.mk
 $(B)/xattr-stage: tests/xattr/mkxattr
 	$(Q)rm -rf $@ && $(PYTHON) tests/xattr/mkxattr $@
 
+# Symbolic links for mke2fs -d to copy (tests/disks.txt, ext2_symlinks):
+# a fast one (target in the inode), a slow one (a 204-byte target, in a
+# block) and a relative one a directory down.
+$(B)/symlink-stage: Makefile
+	$(Q)rm -rf $@ && mkdir -p $@/links/dir && printf 'host file\n' > $@/links/file && \
+		ln -s file $@/links/fast && ln -s ../file $@/links/dir/up && \
+		ln -s "$$(printf './%.0s' $$(seq 100))file" $@/links/slow
+
 # Randomly damaged ext2 images (tools/fuzz-images --help): 200 of them (8
 # regions x 25 seeds, about 45 s) in make test, none of which may panic,
 # hang or leak; FUZZ_SEEDS=N more, from a random first seed, in make torture.
@@ -216,7 +224,7 @@ lab-selftest: all
 lab-check: all $(B)/test-root.img
 	$(PYTHON) tools/lab selftest --full
 
-test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage \
+test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage $(B)/symlink-stage \
 		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests \
 		lab-selftest
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8

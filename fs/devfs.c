@@ -204,9 +204,9 @@ static int devfs_write_inode(struct inode *inode) { return 0; }
 static void devfs_evict_inode(struct inode *inode) { }
 static int devfs_sync_fs(struct super_block *sb) { return 0; }
 static void devfs_put_super(struct super_block *sb) { }
-static void devfs_statfs(struct super_block *sb, u64 *b, u64 *bf, u64 *f, u64 *ff)
+static void devfs_statfs(struct super_block *sb, struct kstatfs *st)
 {
-	*b = *bf = *f = *ff = 0;
+	st->magic = 0x01021994;		/* devtmpfs is tmpfs to statfs: TMPFS_MAGIC */
 }
 
 static const struct super_operations devfs_sops = {

@@ -38,13 +38,13 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	if (!inode)
 		return NULL;
 	int e = 0;
-	if ((inode->mode & S_IFMT) == S_IFLNK)
-		e = -ELOOP;		/* symbolic links are not followed (yet) */
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
+		e = -ENOTDIR;		/* before ELOOP, as Linux */
+	else if (S_ISLNK(inode->mode))
+		e = -ELOOP;		/* O_NOFOLLOW met a link (fs/namei.c) */
 	else if (!S_ISDIR(inode->mode) && !S_ISREG(inode->mode) &&
 		 !(S_ISCHR(inode->mode) && inode->op->open))
 		e = -ENXIO;		/* FIFOs, sockets, devices with no driver behind them */
-	else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
-		e = -ENOTDIR;
 	else if (S_ISDIR(inode->mode) && (writable(flags) || (flags & (O_TRUNC | O_CREAT))))
 		e = -EISDIR;
 	else if ((writable(flags) || (flags & O_TRUNC)) && inode->sb->rdonly)

@@ -1,15 +1,10 @@
 /*
- * namei.c - from a path to an inode, and the operations on names.
+ * namei.c - the operations on names: stat, mkdir, symlink, readlink,
+ * unlink, rmdir, link, rename, truncate, open's lookup and create, getcwd.
  *
- * A path is walked one component at a time from the root ('/' first) or
- * from the caller's working directory. A step onto a directory something
- * is mounted on lands on the mounted file system's root, and ".." from
- * that root goes up from the directory it covers (fs/namespace.c): /proc
- * is a file system of its own, /proc/.. is /. Each step holds the directory's
- * file system name space (sb->s_ns) for reading while the file system
- * looks the name up, then takes a reference on the inode it names (iget)
- * and lets go of the directory. Operations that change names (create,
- * mkdir, link, unlink, rmdir, rename) walk to the parent directory, then
+ * The walk from a path to an inode is fs/walk.c's (mounts, "..",
+ * symbolic links). Operations that change names (create, mkdir,
+ * symlink, link, unlink, rmdir, rename) walk to the parent directory, then
  * hold s_ns for writing while they check and change it, so what they
  * checked is still true when they change it.
  *
@@ -27,157 +22,12 @@
  * A path walk holds s_ns for reading only while it looks one name up, and
  * lets go of it before the next component.
  */
-#include "fs/vfs.h"
+#include "fs/walk.h"
 #include "fs/mount.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 #include "drivers/rtc.h"
 #include "mm/slab.h"
-
-static struct inode *root_dir(void)
-{
-	struct super_block *sb = vfs_root_sb();
-	return sb ? igrab(sb->root) : NULL;
-}
-
-static bool is_dot(const char *name, int len)
-{
-	return len == 1 && name[0] == '.';
-}
-
-static bool is_dotdot(const char *name, int len)
-{
-	return len == 2 && name[0] == '.' && name[1] == '.';
-}
-
-/* The inode `name` names in dir's own file system, with a reference; no mounts crossed. */
-static struct inode *lookup_one(struct inode *dir, const char *name, int len, int *err)
-{
-	u32 ino;
-	down_read(&dir->sb->s_ns);
-	int e = dir->op->lookup(dir, name, len, &ino);
-	up_read(&dir->sb->s_ns);
-	if (e) {
-		*err = e;
-		return NULL;
-	}
-	return iget(dir->sb, ino, err);
-}
-
-/*
- * dir itself, or, when dir is the root of a mounted file system, the
- * directory it covers (fs/namespace.c), repeated while that is a root too;
- * a reference either way. Its ".." is the way up.
- */
-static struct inode *leave_mounts(struct inode *dir)
-{
-	struct inode *cur = igrab(dir), *covered;
-	while (cur == cur->sb->root && (covered = mount_covered(cur))) {
-		iput(cur);
-		cur = covered;
-	}
-	return cur;
-}
-
-/* "..": out of a mounted file system through the directory it covers; "/.." is "/". */
-static struct inode *step_up(struct inode *dir, int *err)
-{
-	struct inode *cur = leave_mounts(dir);
-	if (cur == cur->sb->root)
-		return cur;		/* the root of everything (or of a forgotten mount) */
-	struct inode *up = lookup_one(cur, "..", 2, err);
-	iput(cur);
-	return up ? follow_mount(up) : NULL;
-}
-
-/* One step: the inode `name` names in dir, with a reference, mount points crossed. */
-static struct inode *step(struct inode *dir, const char *name, int len, int *err)
-{
-	if (!S_ISDIR(dir->mode)) {
-		*err = -ENOTDIR;
-		return NULL;
-	}
-	if (is_dot(name, len))
-		return igrab(dir);
-	if (is_dotdot(name, len))
-		return step_up(dir, err);
-	struct inode *inode = lookup_one(dir, name, len, err);
-	return inode ? follow_mount(inode) : NULL;	/* onto what is mounted there */
-}
-
-/*
- * Walk every component but the last. Returns the directory that should
- * hold the last one, with a reference, and points *last and *lastlen at it
- * (inside path; *lastlen is 0 for the path "/"). *trailing is set when the path ends
- * in '/', which only a directory may do.
- */
-static struct inode *walk_parent(struct inode *cwd, const char *path, const char **last,
-				 int *lastlen, bool *trailing, int *err)
-{
-	if (!path || !*path) {
-		*err = path ? -ENOENT : -EINVAL;	/* Linux: "" is ENOENT */
-		return NULL;
-	}
-	if (strnlen(path, PATH_MAX) >= PATH_MAX) {
-		*err = -ENAMETOOLONG;
-		return NULL;
-	}
-	struct inode *dir = (*path == '/' || !cwd) ? root_dir() : igrab(cwd);
-	if (!dir) {
-		*err = -ENOENT;
-		return NULL;
-	}
-	const char *p = path;
-	*trailing = false;
-	for (;;) {
-		while (*p == '/')
-			p++;
-		const char *name = p;
-		while (*p && *p != '/')
-			p++;
-		int len = (int)(p - name);
-		if (len > NAME_MAX) {
-			iput(dir);
-			*err = -ENAMETOOLONG;
-			return NULL;
-		}
-		const char *rest = p;
-		while (*rest == '/')
-			rest++;
-		if (!*rest) {			/* name is the last component */
-			*trailing = *p == '/';
-			*last = name;
-			*lastlen = len;
-			return dir;
-		}
-		struct inode *next = step(dir, name, len, err);
-		iput(dir);
-		if (!next)
-			return NULL;
-		dir = next;
-	}
-}
-
-/* Resolve the last component too. */
-struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err)
-{
-	const char *last;
-	int len;
-	bool trailing;
-	struct inode *dir = walk_parent(cwd, path, &last, &len, &trailing, err);
-	if (!dir)
-		return NULL;
-	if (len == 0)			/* "/" */
-		return dir;
-	struct inode *inode = step(dir, last, len, err);
-	iput(dir);
-	if (inode && trailing && !S_ISDIR(inode->mode)) {
-		iput(inode);
-		*err = -ENOTDIR;
-		return NULL;
-	}
-	return inode;
-}
 
 void vfs_getattr(struct inode *inode, struct kstat *st)
 {
@@ -200,8 +50,13 @@ void vfs_getattr(struct inode *inode, struct kstat *st)
 
 int vfs_stat(struct inode *cwd, const char *path, struct kstat *st)
 {
+	return vfs_stat_at(cwd, path, 0, st);
+}
+
+int vfs_stat_at(struct inode *cwd, const char *path, unsigned lflags, struct kstat *st)
+{
 	int err = 0;
-	struct inode *inode = vfs_lookup(cwd, path, &err);
+	struct inode *inode = vfs_lookup_at(cwd, path, lflags, &err);
 	if (!inode)
 		return err;
 	vfs_getattr(inode, st);
@@ -266,39 +121,106 @@ static struct inode *create_locked(struct inode *dir, const char *name, int len,
 
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode)
 {
-	const char *last;
-	int len, err = 0;
-	bool trailing, existed;
-	struct inode *dir = walk_parent(cwd, path, &last, &len, &trailing, &err);
-	if (!dir)
+	struct walk w;
+	int err = 0;
+	bool existed;
+	struct inode *dir = walk_parent(cwd, path, &w, &err);
+	const char *last = w.last;
+	int len = w.lastlen;
+	if (!dir) {
+		walk_done(&w);
 		return err;
-	if (len == 0 || is_dot(last, len) || is_dotdot(last, len)) {
-		iput(dir);
-		return -EEXIST;
 	}
-	if (!S_ISDIR(dir->mode)) {
+	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || !S_ISDIR(dir->mode)) {
+		err = S_ISDIR(dir->mode) ? -EEXIST : -ENOTDIR;
 		iput(dir);
-		return -ENOTDIR;
+		walk_done(&w);
+		return err;
 	}
 	down_write(&dir->sb->s_ns);
 	struct inode *inode = create_locked(dir, last, len, S_IFDIR | (mode & 07777), &existed, &err);
 	up_write(&dir->sb->s_ns);
 	iput(dir);
+	walk_done(&w);
 	if (!inode)
 		return err;
 	iput(inode);
 	return existed ? -EEXIST : 0;
 }
 
+/*
+ * symlink: a new link at linkpath holding target (any bytes, not looked
+ * at: a dangling link is fine). EEXIST if the name is taken, even by a
+ * dangling link; EPERM where the file system has no links (/proc).
+ */
+int vfs_symlink(struct inode *cwd, const char *target, const char *linkpath)
+{
+	int tlen = (int)strnlen(target, PATH_MAX);
+	if (!tlen)
+		return -ENOENT;			/* Linux: an empty target */
+	if (tlen >= PATH_MAX)
+		return -ENAMETOOLONG;
+	struct walk w;
+	int err = 0;
+	struct inode *dir = walk_parent(cwd, linkpath, &w, &err);
+	if (!dir) {
+		walk_done(&w);
+		return err;
+	}
+	if (w.lastlen == 0 || is_dot(w.last, w.lastlen) || is_dotdot(w.last, w.lastlen))
+		err = -EEXIST;
+	else if (!(err = may_change(dir)) && !dir->op->symlink)
+		err = -EPERM;
+	if (!err) {
+		down_write(&dir->sb->s_ns);
+		int e = 0;
+		struct inode *there = lookup_locked(dir, w.last, w.lastlen, &e), *link = NULL;
+		if (there || e != -ENOENT)
+			err = there ? -EEXIST : e;
+		else if (w.trailing)
+			err = -ENOENT;		/* "new/" names a directory that is not there */
+		else
+			err = dir->op->symlink(dir, w.last, w.lastlen, target, tlen, &link);
+		up_write(&dir->sb->s_ns);
+		iput(there);
+		iput(link);
+	}
+	iput(dir);
+	walk_done(&w);
+	return err;
+}
+
+/* readlink: the target of the link path names (not followed) into buf (PATH_MAX
+ * bytes, not NUL-terminated): its length, or EINVAL for a file that is no link. */
+int vfs_readlink(struct inode *cwd, const char *path, char *buf)
+{
+	int err = 0;
+	struct inode *inode = vfs_lookup_at(cwd, path, LOOKUP_NOFOLLOW, &err);
+	if (!inode)
+		return err;
+	err = S_ISLNK(inode->mode) && inode->op->readlink ? inode->op->readlink(inode, buf) : -EINVAL;
+	iput(inode);
+	return err;
+}
+
+static int remove_last(struct inode *dir, const char *last, int len, bool trailing, bool want_dir);
+
 /* unlink and rmdir share all but the type check and the operation. */
 static int remove_name(struct inode *cwd, const char *path, bool want_dir)
 {
-	const char *last;
-	int len, err = 0;
-	bool trailing;
-	struct inode *dir = walk_parent(cwd, path, &last, &len, &trailing, &err);
-	if (!dir)
-		return err;
+	struct walk w;
+	int err = 0;
+	struct inode *dir = walk_parent(cwd, path, &w, &err);
+	if (dir)	/* the link itself goes, never what it points to */
+		err = remove_last(dir, w.last, w.lastlen, w.trailing, want_dir);
+	walk_done(&w);
+	return err;
+}
+
+/* remove_name's last step: remove (last, len) from dir, whose reference it uses up. */
+static int remove_last(struct inode *dir, const char *last, int len, bool trailing, bool want_dir)
+{
+	int err = 0;
 	if (len == 0 || is_dot(last, len) || is_dotdot(last, len)) {
 		iput(dir);
 		if (!want_dir)
@@ -345,23 +267,26 @@ int vfs_rmdir(struct inode *cwd, const char *path)
 
 int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath)
 {
-	return vfs_link2(cwd, oldpath, cwd, newpath);
+	return vfs_link2(cwd, oldpath, cwd, newpath, LOOKUP_NOFOLLOW);
 }
 
-int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath)
+int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath,
+	      unsigned lflags)
 {
 	int err = 0;
-	struct inode *old = vfs_lookup(ocwd, oldpath, &err);
+	struct inode *old = vfs_lookup_at(ocwd, oldpath, lflags, &err);
 	if (!old)
 		return err;
-	const char *last;
-	int len;
-	bool trailing;
-	struct inode *dir = walk_parent(ncwd, newpath, &last, &len, &trailing, &err);
+	struct walk w;
+	struct inode *dir = walk_parent(ncwd, newpath, &w, &err);
 	if (!dir) {
+		walk_done(&w);
 		iput(old);
 		return err;
 	}
+	const char *last = w.last;
+	int len = w.lastlen;
+	bool trailing = w.trailing;
 	if (S_ISDIR(old->mode))
 		err = -EPERM;
 	else if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || trailing)
@@ -390,6 +315,7 @@ int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const
 	}
 	iput(dir);
 	iput(old);
+	walk_done(&w);
 	return err;
 }
 
@@ -432,19 +358,31 @@ int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath)
 	return vfs_rename2(cwd, oldpath, cwd, newpath);
 }
 
+static int rename_last(struct inode *odir, struct walk *ow, struct inode *ndir, struct walk *nw);
+
 int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath)
 {
-	const char *olast, *nlast;
-	int olen, nlen, err = 0;
-	bool otrail, ntrail;
-	struct inode *odir = walk_parent(ocwd, oldpath, &olast, &olen, &otrail, &err);
-	if (!odir)
-		return err;
-	struct inode *ndir = walk_parent(ncwd, newpath, &nlast, &nlen, &ntrail, &err);
-	if (!ndir) {
-		iput(odir);
-		return err;
+	struct walk ow, nw;
+	int err = 0;
+	struct inode *odir = walk_parent(ocwd, oldpath, &ow, &err);
+	if (odir) {
+		struct inode *ndir = walk_parent(ncwd, newpath, &nw, &err);
+		if (ndir)	/* a link is renamed itself, never what it points to */
+			err = rename_last(odir, &ow, ndir, &nw);
+		else
+			iput(odir);
+		walk_done(&nw);
 	}
+	walk_done(&ow);
+	return err;
+}
+
+/* vfs_rename2's last step, with both walks done; uses up odir's and ndir's references. */
+static int rename_last(struct inode *odir, struct walk *ow, struct inode *ndir, struct walk *nw)
+{
+	const char *olast = ow->last, *nlast = nw->last;
+	int olen = ow->lastlen, nlen = nw->lastlen, err = 0;
+	bool otrail = ow->trailing, ntrail = nw->trailing;
 	struct inode *moved = NULL, *over = NULL;
 	if (olen == 0 || nlen == 0 || is_dot(olast, olen) || is_dotdot(olast, olen) ||
 	    is_dot(nlast, nlen) || is_dotdot(nlast, nlen))
@@ -521,31 +459,56 @@ int vfs_truncate(struct inode *cwd, const char *path, u64 size)
 	return err;
 }
 
-/* open's name half: the inode to open, created if O_CREAT says so. */
+/* open(O_CREAT)'s step in one directory: the file (last, len) names there,
+ * created if it is missing (*existed says which). dir's reference stays. */
+static struct inode *create_in(struct inode *dir, const struct walk *w, u32 mode, bool *existed,
+			       int *err)
+{
+	const char *last = w->last;
+	int len = w->lastlen;
+	*existed = true;
+	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || w->trailing) {
+		*err = -EISDIR;		/* O_CREAT on a directory name */
+		return NULL;
+	}
+	if (!S_ISDIR(dir->mode)) {
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	down_write(&dir->sb->s_ns);
+	struct inode *inode = create_locked(dir, last, len, S_IFREG | (mode & 07777), existed, err);
+	up_write(&dir->sb->s_ns);
+	return inode;
+}
+
+/*
+ * open's name half: the inode to open, created if O_CREAT says so. A
+ * symbolic link as the last component is followed (and, with O_CREAT, a
+ * dangling one creates its target, as Linux does), except under O_EXCL
+ * (the name exists: EEXIST) and O_NOFOLLOW (the link itself comes back,
+ * for vfs_open to refuse with ELOOP).
+ */
 struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
 			     int *err)
 {
 	if (!(flags & O_CREAT))
-		return vfs_lookup(cwd, path, err);
-	const char *last;
-	int len;
-	bool trailing, existed = true;
-	struct inode *dir = walk_parent(cwd, path, &last, &len, &trailing, err);
-	if (!dir)
-		return NULL;
-	struct inode *inode;
-	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || trailing) {
-		*err = -EISDIR;		/* O_CREAT on a directory name */
+		return vfs_lookup_at(cwd, path, flags & O_NOFOLLOW ? LOOKUP_NOFOLLOW : 0, err);
+	struct walk w;
+	bool existed = true;
+	struct inode *inode = NULL, *dir = walk_parent(cwd, path, &w, err);
+	while (dir) {
+		inode = create_in(dir, &w, mode, &existed, err);
+		if (!inode || !existed || !S_ISLNK(inode->mode) || (flags & (O_EXCL | O_NOFOLLOW)))
+			break;
+		const char *p = splice_link(inode, "", &w, err);	/* on to its target */
+		iput(inode);
 		inode = NULL;
-	} else if (!S_ISDIR(dir->mode)) {
-		*err = -ENOTDIR;
-		inode = NULL;
-	} else {
-		down_write(&dir->sb->s_ns);
-		inode = create_locked(dir, last, len, S_IFREG | (mode & 07777), &existed, err);
-		up_write(&dir->sb->s_ns);
+		struct inode *next = p ? walk_from(dir, p, &w, err) : NULL;
+		iput(dir);
+		dir = next;
 	}
 	iput(dir);
+	walk_done(&w);
 	if (inode && existed && (flags & O_EXCL)) {
 		iput(inode);
 		*err = -EEXIST;

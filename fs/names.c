@@ -1,6 +1,6 @@
 /*
  * names.c - the system calls on names and attributes: mkdir, rmdir,
- * unlink, rename, link, readlink, truncate, ftruncate, chmod and chown
+ * unlink, rename, link, symlink, readlink, truncate, ftruncate, chmod and chown
  * (accepted, not stored: ext2 here keeps no owners), umask (applied to
  * every new file and directory), and the
  * current directory (chdir, fchdir, getcwd).
@@ -54,8 +54,10 @@ SYSCALL_DEFINE3(unlinkat, int, dirfd, uaddr_t, upath, u64, flags)
 	return with_path(dirfd, upath, flags & AT_REMOVEDIR ? op_rmdir : op_unlink, 0);
 }
 
-/* Two-path calls: rename and link, with their *at forms. */
-static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link)
+#define AT_SYMLINK_FOLLOW 0x400
+
+/* Two-path calls: rename and link, with their *at forms (link: lflags for the old path). */
+static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link, unsigned lflags)
 {
 	int err = 0;
 	char *oldp = get_path(uold, &err), *newp = oldp ? get_path(unew, &err) : NULL;
@@ -63,7 +65,7 @@ static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link)
 	struct inode *nb = ob ? base_dir(newdirfd, newp, &err) : NULL;
 	if (nb) {
 		/* The VFS takes one base; give it absolute or same-base paths. */
-		err = link ? vfs_link2(ob, oldp, nb, newp) : vfs_rename2(ob, oldp, nb, newp);
+		err = link ? vfs_link2(ob, oldp, nb, newp, lflags) : vfs_rename2(ob, oldp, nb, newp);
 	}
 	iput(nb);
 	iput(ob);
@@ -72,21 +74,69 @@ static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link)
 	return err;
 }
 
-SYSCALL_DEFINE2(rename, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, false); }
-SYSCALL_DEFINE4(renameat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew) { return two_paths(olddirfd, uold, newdirfd, unew, false); }
-SYSCALL_DEFINE5(renameat2, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags) { return flags ? -EINVAL : two_paths(olddirfd, uold, newdirfd, unew, false); }
-SYSCALL_DEFINE2(link, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, true); }
-SYSCALL_DEFINE5(linkat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags) { return two_paths(olddirfd, uold, newdirfd, unew, true); }
+SYSCALL_DEFINE2(rename, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, false, 0); }
+SYSCALL_DEFINE4(renameat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew) { return two_paths(olddirfd, uold, newdirfd, unew, false, 0); }
+SYSCALL_DEFINE5(renameat2, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags) { return flags ? -EINVAL : two_paths(olddirfd, uold, newdirfd, unew, false, 0); }
+SYSCALL_DEFINE2(link, uaddr_t, uold, uaddr_t, unew) { return two_paths(AT_FDCWD, uold, AT_FDCWD, unew, true, LOOKUP_NOFOLLOW); }
 
-static int op_exists(struct inode *b, const char *p, u64 unused)
+/* linkat: the old path's link itself, unless AT_SYMLINK_FOLLOW. */
+SYSCALL_DEFINE5(linkat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, unew, u64, flags)
 {
-	struct kstat k;
-	int err = vfs_stat(b, p, &k);
-	return err ? err : -EINVAL;	/* it exists, and is not a symbolic link */
+	if (flags & ~(u64)AT_SYMLINK_FOLLOW)
+		return -EINVAL;
+	return two_paths(olddirfd, uold, newdirfd, unew, true,
+			 flags & AT_SYMLINK_FOLLOW ? 0 : LOOKUP_NOFOLLOW);
 }
 
-SYSCALL_DEFINE3(readlink, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return with_path(AT_FDCWD, upath, op_exists, 0); }
-SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return with_path(dirfd, upath, op_exists, 0); }
+/* ------------------------------------------------------------ symbolic links */
+
+/* symlinkat: a link at (dirfd, linkpath) holding target. */
+static long do_symlinkat(u64 utarget, int dirfd, u64 ulink)
+{
+	int err = 0;
+	char *target = get_path(utarget, &err), *link = target ? get_path(ulink, &err) : NULL;
+	struct inode *base = link ? base_dir(dirfd, link, &err) : NULL;
+	if (base)
+		err = vfs_symlink(base, target, link);
+	iput(base);
+	kfree(link);
+	kfree(target);
+	return err;
+}
+
+SYSCALL_DEFINE2(symlink, uaddr_t, utarget, uaddr_t, ulink) { return do_symlinkat(utarget, AT_FDCWD, ulink); }
+SYSCALL_DEFINE3(symlinkat, uaddr_t, utarget, int, dirfd, uaddr_t, ulink) { return do_symlinkat(utarget, dirfd, ulink); }
+
+/*
+ * readlinkat: the link's target, cut to bufsize bytes with no NUL added,
+ * as Linux; the count copied. EINVAL for bufsize <= 0 (as an int) or a
+ * file that is not a link. An empty path with a dirfd reads the link the
+ * descriptor names, which open never gives here: ENOENT, as Linux for a
+ * descriptor that is no link.
+ */
+static long do_readlinkat(int dirfd, u64 upath, u64 ubuf, u64 bufsize)
+{
+	if ((int)bufsize <= 0)
+		return -EINVAL;
+	int err = 0;
+	char *path = get_path(upath, &err);
+	if (!path)
+		return err;
+	char *buf = kmalloc(PATH_MAX);
+	struct inode *base = buf ? base_dir(dirfd, path, &err) : NULL;
+	long r = base ? vfs_readlink(base, path, buf) : buf ? err : -ENOMEM;
+	if (r > 0) {
+		size_t n = (size_t)r < (size_t)(int)bufsize ? (size_t)r : (size_t)(int)bufsize;
+		r = copy_to_user((void *)ubuf, buf, n) ? -EFAULT : (long)n;
+	}
+	iput(base);
+	kfree(buf);
+	kfree(path);
+	return r;
+}
+
+SYSCALL_DEFINE3(readlink, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return do_readlinkat(AT_FDCWD, upath, ubuf, bufsize); }
+SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return do_readlinkat(dirfd, upath, ubuf, bufsize); }
 
 /* Permissions: one user (root), so mode and owner changes are accepted
  * only in the sense that the file exists; they are not stored yet. */
@@ -200,8 +250,7 @@ static bool pick_time(const struct timespec *t, u64 now, u64 *out)
  * utimensat: set a file's access and modification times (touch). times
  * NULL: both now; each may be UTIME_NOW or UTIME_OMIT. A NULL path means
  * the file dirfd is open on (futimens). Times are kept in whole seconds,
- * as ext2 keeps them. There are no symbolic links, so AT_SYMLINK_NOFOLLOW
- * changes nothing.
+ * as ext2 keeps them. AT_SYMLINK_NOFOLLOW sets a link's own times.
  */
 SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, flags)
 {
@@ -231,7 +280,8 @@ SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, fla
 		if (!path)
 			return err;
 		struct inode *base = base_dir(dirfd, path, &err);
-		inode = base ? vfs_lookup(base, path, &err) : NULL;
+		unsigned lflags = flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0;
+		inode = base ? vfs_lookup_at(base, path, lflags, &err) : NULL;
 		iput(base);
 		kfree(path);
 		if (!inode)

@@ -259,9 +259,9 @@ static int proc_write_inode(struct inode *inode) { return 0; }
 static void proc_evict_inode(struct inode *inode) { }
 static int proc_sync_fs(struct super_block *sb) { return 0; }
 static void proc_put_super(struct super_block *sb) { }
-static void proc_statfs(struct super_block *sb, u64 *b, u64 *bf, u64 *f, u64 *ff)
+static void proc_statfs(struct super_block *sb, struct kstatfs *st)
 {
-	*b = *bf = *f = *ff = 0;
+	st->magic = 0x9fa0;		/* Linux's PROC_SUPER_MAGIC; no blocks, no inode count */
 }
 
 static const struct super_operations proc_sops = {

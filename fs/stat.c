@@ -1,6 +1,7 @@
 /*
  * stat.c - stat, lstat, fstat, newfstatat, access, faccessat and
- * faccessat2: Linux's struct stat filled from the VFS's struct kstat.
+ * faccessat2: Linux's struct stat filled from the VFS's struct kstat;
+ * statfs and fstatfs: struct statfs from struct kstatfs.
  */
 #include "fs/syscalls.h"
 #include "kernel/syscall.h"
@@ -53,13 +54,14 @@ static long stat_fd(int fd, u64 ubuf)
 	return r;
 }
 
-/* stat of path, from dirfd as *at() calls start, into *k. 0 or -errno. */
-static int stat_path(int dirfd, const char *path, struct kstat *k)
+/* stat of path, from dirfd as *at() calls start, into *k; lflags: LOOKUP_NOFOLLOW
+ * for the link itself (lstat). 0 or -errno. */
+static int stat_path(int dirfd, const char *path, unsigned lflags, struct kstat *k)
 {
 	int err = 0;
 	struct inode *base = base_dir(dirfd, path, &err);
 	if (base)
-		err = vfs_stat(base, path, k);
+		err = vfs_stat_at(base, path, lflags, k);
 	iput(base);
 	return err;
 }
@@ -75,7 +77,7 @@ static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 		return stat_fd(dirfd, ubuf);
 	}
 	struct kstat k;
-	err = stat_path(dirfd, path, &k);
+	err = stat_path(dirfd, path, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0, &k);
 	kfree(path);
 	return err ? err : put_stat(ubuf, &k);
 }
@@ -95,7 +97,7 @@ static long do_faccessat(int dirfd, u64 upath, int mode)
 	if (!path)
 		return err;
 	struct kstat k;
-	err = stat_path(dirfd, path, &k);
+	err = stat_path(dirfd, path, 0, &k);
 	kfree(path);
 	if (!err && (mode & 1) && !(k.mode & 0111) && !S_ISDIR(k.mode))
 		err = -EACCES;		/* root may execute only what some x bit allows */
@@ -105,3 +107,69 @@ static long do_faccessat(int dirfd, u64 upath, int mode)
 SYSCALL_DEFINE2(access, uaddr_t, upath, int, mode) { return do_faccessat(AT_FDCWD, upath, mode); }
 SYSCALL_DEFINE3(faccessat, int, dirfd, uaddr_t, upath, int, mode) { return do_faccessat(dirfd, upath, mode); }
 SYSCALL_DEFINE4(faccessat2, int, dirfd, uaddr_t, upath, int, mode, u64, flags) { return do_faccessat(dirfd, upath, mode); }
+
+/* ------------------------------------------------------------ statfs */
+
+#define PIPEFS_MAGIC 0x50495045
+#define ST_RDONLY 1
+#define ST_VALID 0x20		/* f_flags is meaningful (Linux sets it always) */
+
+struct linux_statfs {
+	s64 type, bsize;
+	u64 blocks, bfree, bavail, files, ffree;
+	s32 fsid[2];
+	s64 namelen, frsize, flags, spare[4];
+};
+
+static long put_statfs(u64 ubuf, const struct kstatfs *k, bool rdonly)
+{
+	struct linux_statfs st = {
+		.type = (s64)k->magic, .bsize = (s64)k->bsize, .blocks = k->blocks,
+		.bfree = k->bfree, .bavail = k->bavail, .files = k->files, .ffree = k->ffree,
+		.fsid = { (s32)k->fsid, (s32)(k->fsid >> 32) }, .namelen = (s64)k->namelen,
+		.frsize = (s64)k->bsize, .flags = ST_VALID | (rdonly ? ST_RDONLY : 0),
+	};
+	return copy_to_user((void *)ubuf, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+static long statfs_sb(struct super_block *sb, u64 ubuf)
+{
+	struct kstatfs k;
+	vfs_statfs(sb, &k);
+	return put_statfs(ubuf, &k, READ_ONCE(sb->rdonly));
+}
+
+SYSCALL_DEFINE2(statfs, uaddr_t, upath, uaddr_t, ubuf)
+{
+	int err = 0;
+	char *path = get_path(upath, &err);
+	if (!path)
+		return err;
+	struct inode *inode = vfs_lookup(current_proc()->cwd, path, &err);
+	kfree(path);
+	if (!inode)
+		return err;
+	long r = statfs_sb(inode->sb, ubuf);
+	iput(inode);
+	return r;
+}
+
+/* fstatfs: the file system of the file fd is open on; a pipe is pipefs,
+ * the console /dev's (devtmpfs), as on Linux. */
+SYSCALL_DEFINE2(fstatfs, int, fd, uaddr_t, ubuf)
+{
+	struct file *f = fd_get(current_files(), fd);
+	if (!f)
+		return -EBADF;
+	long r;
+	if (f->inode)
+		r = statfs_sb(f->inode->sb, ubuf);
+	else if (file_is_tty(f))
+		r = statfs_sb(devfs_super(), ubuf);
+	else {
+		struct kstatfs k = { .magic = PIPEFS_MAGIC, .bsize = PAGE_SIZE, .namelen = NAME_MAX };
+		r = put_statfs(ubuf, &k, false);
+	}
+	file_put(f);
+	return r;
+}

@@ -34,6 +34,13 @@ void vfs_init(void)
 	shmem_init();
 }
 
+void vfs_statfs(struct super_block *sb, struct kstatfs *st)
+{
+	*st = (struct kstatfs){ .namelen = NAME_MAX, .fsid = sb->dev, .bsize = PAGE_SIZE };
+	if (sb->s_op->statfs)
+		sb->s_op->statfs(sb, st);
+}
+
 struct super_block *vfs_root_sb(void)
 {
 	return smp_load_acquire(&root_sb);

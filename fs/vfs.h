@@ -62,6 +62,7 @@
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 
 #define O_ACCMODE 03
 #define O_RDONLY 00
@@ -74,6 +75,7 @@
 #define O_NONBLOCK 04000
 #define O_DIRECT 040000
 #define O_DIRECTORY 0200000
+#define O_NOFOLLOW 0400000
 #define O_CLOEXEC 02000000
 
 #define SEEK_SET 0
@@ -106,6 +108,16 @@ struct kstat {
 	u64 rdev;		/* a device file's number, Linux's encoding (inode.rdev); else 0 */
 };
 
+/* What statfs returns (the kernel's own layout; fs/stat.c converts). */
+struct kstatfs {
+	u64 magic;		/* the file system's type: Linux's number for it */
+	u64 bsize;		/* block size, bytes (also the fragment size) */
+	u64 blocks, bfree, bavail;	/* in bsize units; bavail: free to unprivileged users */
+	u64 files, ffree;	/* inodes */
+	u64 fsid;		/* the file system's identity (two 32-bit words) */
+	u64 namelen;		/* longest name */
+};
+
 /* readdir calls this for each entry; a non-zero return stops the walk. */
 typedef int (*filldir_t)(void *ctx, const char *name, int len, u64 ino, unsigned type);
 
@@ -122,7 +134,9 @@ struct super_operations {
 	int (*sync_fs)(struct super_block *sb);
 	/* Unmount: release what mount holds (every inode is gone by now). */
 	void (*put_super)(struct super_block *sb);
-	void (*statfs)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
+	/* Fill *st (zeroed, namelen NAME_MAX and fsid the device number
+	 * already): at least magic and bsize. Never sleeps. */
+	void (*statfs)(struct super_block *sb, struct kstatfs *st);
 };
 
 /*
@@ -153,6 +167,13 @@ struct inode_operations {
 	int (*direct_block)(struct inode *inode, u64 index, bool write, void *page);
 	/* Optional: a new open file of this inode (flags set); 0 or -errno. */
 	int (*open)(struct file *f);
+	/* Optional: a symbolic link (name, len) in dir holding target (tlen
+	 * bytes, 1..PATH_MAX-1, no NUL); the new inode, held, in *out. */
+	int (*symlink)(struct inode *dir, const char *name, int len, const char *target, int tlen,
+		       struct inode **out);
+	/* A symbolic link's target into buf (PATH_MAX bytes, no NUL added):
+	 * its length, or -errno (EUCLEAN: a damaged link). Takes no VFS lock. */
+	int (*readlink)(struct inode *link, char *buf);
 };
 
 struct super_block {
@@ -278,6 +299,8 @@ struct super_block *vfs_root_sb(void);
 /* A device number of its own (0:N, as Linux numbers them) for a file system
  * with no device (/proc, shared memory). Never sleeps. */
 u32 vfs_anon_dev(void);
+/* vfs_statfs: statfs of the file system sb into *st. Never sleeps. */
+void vfs_statfs(struct super_block *sb, struct kstatfs *st);
 /* vfs_sync_all: write back every dirty page and inode of every mount. */
 void vfs_sync_all(void);
 /* vfs_unmount_root: forget the mounts on the root (/proc), sync, drop every
@@ -311,9 +334,16 @@ int vfs_mounts_show(char *buf, int size);
  * the parent of the directory it covers (fs/mount.h). Errors: ENOENT,
  * ENOTDIR (a component is not a directory, or a trailing slash on a file),
  * ENAMETOOLONG (a name over NAME_MAX bytes or a path of PATH_MAX or more),
- * EINVAL (empty path).
+ * EINVAL (empty path), ELOOP (more than 40 symbolic links). A symbolic
+ * link in the middle of a path is always followed (its target read from
+ * the link's directory, or from the root if it starts with '/'); as the
+ * last component, it is followed by vfs_lookup, vfs_stat and open, and is
+ * acted on itself by the name operations (unlink, rename, link) and by
+ * the *_at forms given LOOKUP_NOFOLLOW (fs/walk.h, docs/fs.md).
  */
+#define LOOKUP_NOFOLLOW 1	/* the last component's link is the answer */
 struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err);
+struct inode *vfs_lookup_at(struct inode *cwd, const char *path, unsigned lflags, int *err);
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
 int vfs_rmdir(struct inode *cwd, const char *path);
 int vfs_unlink(struct inode *cwd, const char *path);
@@ -321,9 +351,14 @@ int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath);
 int vfs_rename(struct inode *cwd, const char *oldpath, const char *newpath);
 /* The *at forms: each path resolved from its own directory. */
 int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath);
-int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath);
+int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath,
+	      unsigned lflags);
+/* symlink(target, linkpath) and readlink (fs/namei.c says more). */
+int vfs_symlink(struct inode *cwd, const char *target, const char *linkpath);
+int vfs_readlink(struct inode *cwd, const char *path, char *buf);
 int vfs_truncate(struct inode *cwd, const char *path, u64 size);
 int vfs_stat(struct inode *cwd, const char *path, struct kstat *st);
+int vfs_stat_at(struct inode *cwd, const char *path, unsigned lflags, struct kstat *st);
 void vfs_getattr(struct inode *inode, struct kstat *st);
 /* The absolute path of a directory: its length, or -ENOENT (removed), -ERANGE. */
 int vfs_getcwd(struct inode *dir, char *buf, int size);

@@ -97,6 +97,7 @@ void thread_exit(int wait_status)
 	list_del(&me->thread_link);
 	if (!last)
 		__group_stop_check(p);	/* the others may all be stopped now */
+	acct_thread_exit(p, me);
 	bool execer_waits = p->execer != NULL;
 	spin_unlock(&proc_lock);
 	if (!last)
@@ -312,7 +313,7 @@ int kill_all_processes(unsigned timeout_ms)
 
 /* ------------------------------------------------------------ wait4 */
 
-long do_wait4(int pid, u64 ustatus, int options)
+long do_wait4(int pid, u64 ustatus, int options, struct acct *used)
 {
 	struct process *me = current_proc();
 	for (;;) {
@@ -327,6 +328,7 @@ long do_wait4(int pid, u64 ustatus, int options)
 			any = true;
 			if (c->zombie) {
 				found = c;
+				acct_reap(me, c, used);
 				list_del(&c->sibling);
 				proc_unregister(c);
 				break;
@@ -378,10 +380,11 @@ SYSCALL_DEFINE4(wait4, int, pid, uaddr_t, ustatus, u64, options, uaddr_t, urusag
 	/* WNOHANG WUNTRACED WCONTINUED __WNOTHREAD __WALL __WCLONE */
 	if (options & ~(u64)(1 | 2 | 8 | 0x20000000 | 0x40000000 | 0x80000000))
 		return -EINVAL;
-	long r = do_wait4(pid, ustatus, (int)options);
-	/* struct rusage (all zero) only for a child reaped: like Linux, a bad
-	 * pointer fails the call after the child is gone, never before */
-	if (r > 0 && urusage && clear_user((void *)urusage, 144))
+	struct acct used = { 0 };
+	long r = do_wait4(pid, ustatus, (int)options, &used);
+	/* struct rusage only for a child reaped: like Linux, a bad pointer
+	 * fails the call after the child is gone, never before */
+	if (r > 0 && urusage && put_rusage(urusage, &used))
 		return -EFAULT;
 	return r;
 }

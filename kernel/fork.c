@@ -136,6 +136,7 @@ static struct task *new_user_thread(struct process *p, struct trap_frame *frame,
 	struct task *t = kthread_create(user_thread_start, NULL, name);
 	if (!t)
 		return NULL;
+	t->cpus_allowed = current_task()->cpus_allowed;	/* inherited, as Linux */
 	if (fpu_alloc(t, current_task())) {
 		kthread_discard(t);
 		return NULL;

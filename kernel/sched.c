@@ -116,7 +116,9 @@ static int task_state(struct task *t)
 
 static bool may_run_on(const struct task *t, int cpu)
 {
-	return broken_affinity || (t->cpus_allowed >> cpu) & 1;
+	/* Relaxed: sched_setaffinity may change it at any time; a wake-up
+	 * that read the old mask is one the next wake-up corrects. */
+	return broken_affinity || (__atomic_load_n(&t->cpus_allowed, __ATOMIC_RELAXED) >> cpu) & 1;
 }
 
 bool sched_debug_broken(const char *what)
@@ -395,6 +397,16 @@ static bool work_elsewhere(struct rq *rq)
 		if (&runqueues[cpu] != rq && READ_ONCE(runqueues[cpu].nr_queued))
 			return true;
 	return false;
+}
+
+void sched_account_tick(bool user)
+{
+	struct task *t = this_rq()->curr;
+	if (t == this_rq()->idle)
+		return;
+	/* Only this CPU writes the running task's counts; others read them. */
+	u64 *c = user ? &t->utime : &t->stime;
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
 void sched_tick(void)

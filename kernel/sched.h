@@ -80,6 +80,9 @@ void kthread_discard(struct task *t);
 /* The local APIC timer handler calls this on every CPU, interrupts off.
  * Never sleeps. */
 void sched_tick(void);
+/* The tick's charge: one tick to the task this CPU runs (none for idle), as
+ * user time if the tick interrupted user mode. Interrupts off; never sleeps. */
+void sched_account_tick(bool user);
 /* trap_dispatch calls this after EOI for every vector >= 32, interrupts
  * off; switches tasks if need_resched is set, preempt_count() is 0 and tf
  * was interrupted with interrupts enabled (the idle task is left to notice

@@ -384,6 +384,10 @@ static spinlock_t alarm_lock = SPINLOCK_INIT("alarm");
 static LIST_HEAD(alarms);		/* [L:alarm_lock] process.alarm_link */
 static unsigned alarm_gen;		/* [L:alarm_lock] bumped by each new alarm */
 static struct wait_queue_head alarm_wq;
+static bool itimer_one_shot;		/* [I] test of a test: intervals never re-arm */
+
+CMDLINE_KEY(itimer_one_shot, "signal.debug_itimer_one_shot",
+	    "tests of tests: a periodic setitimer fires once, as if the interval were lost");
 
 static void __alarm_unlink(struct process *p)
 {
@@ -392,25 +396,50 @@ static void __alarm_unlink(struct process *p)
 		p->alarm_link.next = NULL;
 	}
 	p->alarm_ns = 0;
+	p->alarm_interval_ns = 0;
+}
+
+/* The time left of an alarm due at deadline; armed but due is 1, never 0. */
+static u64 alarm_left(u64 deadline, u64 now)
+{
+	if (!deadline)
+		return 0;
+	return deadline > now ? deadline - now : 1;
 }
 
 u64 alarm_set(u64 ns)
+{
+	u64 unused;
+	return itimer_set(ns, 0, &unused);	/* alarm() clears an interval too, as Linux */
+}
+
+u64 itimer_set(u64 ns, u64 interval, u64 *old_interval)
 {
 	struct process *p = current_proc();
 	u64 now = ktime_ns();
 	spin_lock(&alarm_lock);
 	u64 old = p->alarm_ns;
+	*old_interval = p->alarm_interval_ns;
 	__alarm_unlink(p);
 	if (ns) {
 		p->alarm_ns = now + ns;
+		p->alarm_interval_ns = interval;
 		list_add_tail(&p->alarm_link, &alarms);
 	}
 	alarm_gen++;
 	spin_unlock(&alarm_lock);
 	wake_up(&alarm_wq);
-	if (!old)
-		return 0;
-	return old > now ? old - now : 1;	/* armed, due any moment: not 0 */
+	return alarm_left(old, now);
+}
+
+u64 itimer_get(u64 *interval)
+{
+	struct process *p = current_proc();
+	spin_lock(&alarm_lock);
+	u64 left = alarm_left(p->alarm_ns, ktime_ns());
+	*interval = p->alarm_interval_ns;
+	spin_unlock(&alarm_lock);
+	return left;
 }
 
 void alarm_cancel(struct process *p)
@@ -429,9 +458,17 @@ static u64 alarms_fire(unsigned *gen)
 		struct process *p = list_entry(l, struct process, alarm_link);
 		l = l->next;
 		if (p->alarm_ns <= now) {
-			__alarm_unlink(p);
 			send_signal(p, SIGALRM);	/* p is alive: exit unlinks it first */
-		} else if (!next || p->alarm_ns < next) {
+			if (!p->alarm_interval_ns || itimer_one_shot) {
+				__alarm_unlink(p);
+				continue;
+			}
+			/* Periodic: the next period after now; missed ones are one
+			 * signal, as a pending signal is never counted twice. */
+			u64 late = now - p->alarm_ns;
+			p->alarm_ns += (late / p->alarm_interval_ns + 1) * p->alarm_interval_ns;
+		}
+		if (!next || p->alarm_ns < next) {
 			next = p->alarm_ns;
 		}
 	}
@@ -459,6 +496,7 @@ static int alarm_main(void *unused)
 
 void alarm_init(void)
 {
+	itimer_one_shot = cmdline_get("signal.debug_itimer_one_shot") != NULL;
 	init_waitqueue_head(&alarm_wq);
 	kthread_run(alarm_main, NULL, "alarm");
 }
@@ -675,13 +713,22 @@ SYSCALL_DEFINE1(alarm, unsigned int, seconds)
 	return left ? MAX((long)((left + 500000000ULL) / 1000000000ULL), 1L) : 0;
 }
 
-/* setitimer and getitimer: ITIMER_REAL, one shot (a repeating interval is
- * refused rather than ignored). struct itimerval: interval, then value. */
+/* setitimer and getitimer: ITIMER_REAL, with a repeating interval.
+ * struct itimerval: interval, then value. */
 struct itimerval { s64 isec, iusec, sec, usec; };
 
-static void itimer_of_ns(u64 ns, struct itimerval *v)
+/* Nanoseconds as (seconds, microseconds rounded up): a timer never reads 0 while armed. */
+static void tv_of_ns(u64 ns, s64 *sec, s64 *usec)
 {
-	*v = (struct itimerval){ 0, 0, (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL + 999) / 1000 };
+	u64 us = (ns + 999) / 1000;
+	*sec = (s64)(us / 1000000);
+	*usec = (s64)(us % 1000000);
+}
+
+static void itimer_of_ns(u64 ns, u64 interval, struct itimerval *v)
+{
+	tv_of_ns(interval, &v->isec, &v->iusec);
+	tv_of_ns(ns, &v->sec, &v->usec);
 }
 
 SYSCALL_DEFINE3(setitimer, u64, which, uaddr_t, unew, uaddr_t, uold)
@@ -694,10 +741,10 @@ SYSCALL_DEFINE3(setitimer, u64, which, uaddr_t, unew, uaddr_t, uold)
 	if (v.usec < 0 || v.usec >= 1000000 || v.sec < 0 || v.iusec < 0 || v.iusec >= 1000000 ||
 	    v.isec < 0)
 		return -EINVAL;
-	if (v.isec || v.iusec)
-		return -EINVAL;		/* repeating timers: not supported */
 	u64 ns = (u64)v.sec * 1000000000ULL + (u64)v.usec * 1000ULL;
-	itimer_of_ns(alarm_set(ns), &old);
+	u64 interval = (u64)v.isec * 1000000000ULL + (u64)v.iusec * 1000ULL, old_interval;
+	u64 left = itimer_set(ns, interval, &old_interval);
+	itimer_of_ns(left, old_interval, &old);
 	return uold ? copy_to_user((void *)uold, &old, sizeof(old)) : 0;
 }
 
@@ -706,10 +753,8 @@ SYSCALL_DEFINE2(getitimer, u64, which, uaddr_t, ucurr)
 	struct itimerval v;
 	if (which != 0)
 		return -EINVAL;
-	u64 left = alarm_set(0);	/* read it by taking it ... */
-	if (left)
-		alarm_set(left);	/* ... and putting it back */
-	itimer_of_ns(left, &v);
+	u64 interval, left = itimer_get(&interval);
+	itimer_of_ns(left, interval, &v);
 	return copy_to_user((void *)ucurr, &v, sizeof(v));
 }
 

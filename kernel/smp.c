@@ -268,6 +268,7 @@ static void resched_ipi(struct trap_frame *tf)
 static void timer_interrupt(struct trap_frame *tf)
 {
 	this_cpu()->ticks++;
+	sched_account_tick((tf->cs & 3) == 3);
 	rcu_tick();
 	sched_tick();
 }

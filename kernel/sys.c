@@ -8,6 +8,7 @@
 #include "kernel/syscall.h"
 #include "kernel/user.h"
 #include "kernel/task.h"
+#include "kernel/process.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/trap.h"
@@ -58,26 +59,131 @@ SYSCALL_DEFINE2(arch_prctl, u64, code, u64, addr)
 	return -EINVAL;
 }
 
+/* The online CPUs as a mask. */
+static u64 online_mask(void)
+{
+	int n = num_online_cpus();
+	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+}
+
 /*
- * sched_getaffinity: the CPUs a thread may run on. User threads may run on
- * every online CPU (sched_setaffinity is not supported), so this is the
- * online set, as a mask of one 64-bit word: the size Linux returns when it
- * is built for at most 64 CPUs. nproc and sysconf(_SC_NPROCESSORS_ONLN)
- * count its bits.
+ * The thread with id tid (0: the caller), with a reference (task_put), or
+ * NULL: ESRCH.
+ */
+static struct task *get_thread(int tid)
+{
+	struct task *me = current_task(), *found = NULL;
+	if (tid == 0 || tid == me->tid)
+		tid = me->tid;
+	if (tid < 0)
+		return NULL;
+	spin_lock(&proc_lock);
+	for (int i = 0; i < MAX_PROCS && !found; i++) {
+		struct process *p = procs[i];
+		for (struct list_head *l = p ? p->threads.next : NULL; p && l != &p->threads; l = l->next) {
+			struct task *t = list_entry(l, struct task, thread_link);
+			if (t->tid == tid) {
+				found = t;
+				task_get(t);
+				break;
+			}
+		}
+	}
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+/*
+ * sched_getaffinity: the CPUs a thread may run on (those online), as a mask
+ * of one 64-bit word: the size Linux returns when it is built for at most
+ * 64 CPUs. nproc and sysconf(_SC_NPROCESSORS_ONLN) count its bits.
  */
 SYSCALL_DEFINE3(sched_getaffinity, int, pid, u64, len, uaddr_t, umask)
 {
 	if (len < sizeof(u64) || (len & (sizeof(u64) - 1)))
 		return -EINVAL;
-	if (pid < 0)
+	struct task *t = get_thread(pid);
+	if (!t)
 		return -ESRCH;
-	if (pid && pid != current_task()->tid && pid != current_proc()->pid && do_kill(pid, 0))
-		return -ESRCH;		/* signal 0: only whether it exists */
-	int n = num_online_cpus();
-	u64 mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+	u64 mask = __atomic_load_n(&t->cpus_allowed, __ATOMIC_RELAXED) & online_mask();
+	task_put(t);
 	if (copy_to_user((void *)umask, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(mask);
+}
+
+#define AFFINITY_BYTES 128	/* a C library's cpu_set_t: read whole, as Linux */
+
+/*
+ * sched_setaffinity: the CPUs thread pid may run on from now. The mask is
+ * read up to AFFINITY_BYTES (EFAULT); bits for CPUs that are not online
+ * are dropped, and none left is EINVAL. The scheduler honours it at each
+ * wake-up (kernel/sched.c, select_cpu); the caller, if it is on a CPU now
+ * barred, sleeps a moment to move before returning, so it returns on an
+ * allowed CPU; another thread moves at its next wake-up.
+ */
+SYSCALL_DEFINE3(sched_setaffinity, int, pid, u64, len, uaddr_t, umask)
+{
+	u64 buf[AFFINITY_BYTES / 8] = { 0 };
+	size_t n = len < AFFINITY_BYTES ? (size_t)len : AFFINITY_BYTES;
+	if (copy_from_user(buf, (void *)umask, n))
+		return -EFAULT;
+	u64 mask = buf[0] & online_mask();
+	struct task *t = get_thread(pid);
+	if (!t)
+		return -ESRCH;
+	if (!mask) {
+		task_put(t);
+		return -EINVAL;
+	}
+	__atomic_store_n(&t->cpus_allowed, mask, __ATOMIC_RELAXED);
+	bool self = t == current_task();
+	task_put(t);
+	while (self && !((mask >> smp_processor_id()) & 1))
+		msleep(1);		/* the wake-up picks an allowed CPU */
+	return 0;
+}
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+#define COMM_LEN 16
+
+/* PR_SET_NAME: up to 15 bytes of the user's string (stopping at a NUL, as
+ * Linux reads it, so a fault past the NUL does not matter). */
+static long set_name(u64 uname)
+{
+	char comm[COMM_LEN] = { 0 };
+	for (int i = 0; i < COMM_LEN - 1; i++) {
+		if (copy_from_user(&comm[i], (const void *)(uname + i), 1))
+			return -EFAULT;
+		if (!comm[i])
+			break;
+	}
+	struct process *p = current_proc();
+	spin_lock(&proc_lock);
+	memcpy(p->comm, comm, COMM_LEN);
+	spin_unlock(&proc_lock);
+	return 0;
+}
+
+/*
+ * prctl: PR_SET_NAME and PR_GET_NAME, the name ps and /proc show (16
+ * bytes with the NUL). It is the process's here (Linux keeps one per
+ * thread); exec sets it to the program's name. Other options: EINVAL.
+ */
+SYSCALL_DEFINE5(prctl, int, option, u64, arg2, u64, arg3, u64, arg4, u64, arg5)
+{
+	if (option == PR_SET_NAME)
+		return set_name(arg2);
+	if (option != PR_GET_NAME)
+		return -EINVAL;
+	char comm[COMM_LEN];
+	struct process *p = current_proc();
+	spin_lock(&proc_lock);
+	memcpy(comm, p->comm, COMM_LEN);
+	spin_unlock(&proc_lock);
+	comm[COMM_LEN - 1] = 0;
+	return copy_to_user((void *)arg2, comm, COMM_LEN) ? -EFAULT : 0;
 }
 
 SYSCALL_DEFINE0(sched_yield)

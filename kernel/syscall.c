@@ -5,8 +5,9 @@
  * The numbers come from Linux's asm/unistd_64.h; each implementation is in
  * the subsystem it serves: fs/read_write.c, open.c, fcntl.c, stat.c,
  * readdir.c, names.c, sync.c, direct-io.c, exec.c (files and programs);
- * mm/syscalls.c (memory); kernel/fork.c, exit.c, signal.c, futex.c and
- * sys.c (processes, signals, futexes, ids and time).
+ * mm/syscalls.c (memory); kernel/fork.c, exit.c, signal.c, futex.c,
+ * sys.c and sys_rusage.c (processes, signals, futexes, ids, time and
+ * what processes have used).
  * An unknown number returns -ENOSYS and is logged once per number, so a
  * student who meets it knows which call to add. docs/user.md lists what
  * each supported call does differently from Linux, if anything.
@@ -44,6 +45,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_writev]           = sys_writev,
 	[__NR_access]           = sys_access,
 	[__NR_pipe]             = sys_pipe,
+	[__NR_select]           = sys_select,
 	[__NR_sched_yield]      = sys_sched_yield,
 	[__NR_mremap]           = sys_mremap,
 	[__NR_msync]            = sys_msync,
@@ -76,6 +78,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_creat]            = sys_creat,
 	[__NR_link]             = sys_link,
 	[__NR_unlink]           = sys_unlink,
+	[__NR_symlink]          = sys_symlink,
 	[__NR_readlink]         = sys_readlink,
 	[__NR_chmod]            = sys_chmod,
 	[__NR_fchmod]           = sys_fchmod,
@@ -83,6 +86,9 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_umask]            = sys_umask,
 	[__NR_gettimeofday]     = sys_gettimeofday,
 	[__NR_getrlimit]        = sys_getrlimit,
+	[__NR_getrusage]        = sys_getrusage,
+	[__NR_sysinfo]          = sys_sysinfo,
+	[__NR_times]            = sys_times,
 	[__NR_getuid]           = sys_getuid,
 	[__NR_setuid]           = sys_setuid,
 	[__NR_setpgid]          = sys_setpgid,
@@ -91,12 +97,16 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_rt_sigtimedwait]  = sys_rt_sigtimedwait,
 	[__NR_rt_sigsuspend]    = sys_rt_sigsuspend,
 	[__NR_sigaltstack]      = sys_sigaltstack,
+	[__NR_statfs]           = sys_statfs,
+	[__NR_fstatfs]          = sys_fstatfs,
+	[__NR_prctl]            = sys_prctl,
 	[__NR_arch_prctl]       = sys_arch_prctl,
 	[__NR_sync]             = sys_sync,
 	[__NR_gettid]           = sys_gettid,
 	[__NR_tkill]            = sys_tkill,
 	[__NR_time]             = sys_time,
 	[__NR_futex]            = sys_futex,
+	[__NR_sched_setaffinity] = sys_sched_setaffinity,
 	[__NR_sched_getaffinity] = sys_sched_getaffinity,
 	[__NR_getdents64]       = sys_getdents64,
 	[__NR_set_tid_address]  = sys_set_tid_address,
@@ -112,9 +122,12 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_unlinkat]         = sys_unlinkat,
 	[__NR_renameat]         = sys_renameat,
 	[__NR_linkat]           = sys_linkat,
+	[__NR_symlinkat]        = sys_symlinkat,
 	[__NR_readlinkat]       = sys_readlinkat,
 	[__NR_fchmodat]         = sys_fchmodat,
 	[__NR_faccessat]        = sys_faccessat,
+	[__NR_pselect6]         = sys_pselect6,
+	[__NR_ppoll]            = sys_ppoll,
 	[__NR_set_robust_list]  = sys_set_robust_list,
 	[__NR_utimensat]        = sys_utimensat,
 	[__NR_dup3]             = sys_dup3,

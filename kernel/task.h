@@ -47,7 +47,8 @@ struct task {
 	int on_cpu;			/* [A] 1 from being picked until its successor has
 					 * finished switching away from it (sched.h) */
 	int cpu;			/* [L:rq] run queue it is on, or CPU it runs/ran on */
-	u64 cpus_allowed;		/* [I] bit n: may run on CPU n (kthread_bind) */
+	u64 cpus_allowed;		/* [A] bit n: may run on CPU n (kthread_bind,
+					 * sched_setaffinity); read at each wake-up */
 	int slice;			/* [P] ticks left before the tick preempts it */
 	bool queued;			/* [L:rq] linked on rq->queue through run_link */
 	struct list_head run_link;	/* [L:rq] run-queue link */
@@ -84,6 +85,9 @@ struct task {
 					 * under its own lock, wait.h) */
 	atomic_t refcount;		/* [A] task_put frees at zero */
 	u64 nr_switches;		/* [L:rq] times it was switched in (statistics) */
+	u64 utime, stime;		/* [A] ticks it was interrupted in in user / kernel
+					 * mode (sched_account_tick; getrusage) */
+	u64 min_flt;			/* [A] page faults it took (handle_mm_fault) */
 	int fail_nth;			/* [P] fault injection: the Nth kmalloc from now
 					 * fails (1: the next one); 0: none (/proc/fail-nth) */
 	struct list_head dead_link;	/* [L:proc_lock] on the reaper's list once exited */

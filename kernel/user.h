@@ -73,6 +73,12 @@ struct k_sigaction {
 	u64 mask;		/* blocked while the handler runs (Linux's layout) */
 };
 
+/* CPU ticks and faults, summed (kernel/rusage.c). */
+struct acct {
+	u64 utime, stime;	/* ticks */
+	u64 min_flt;
+};
+
 /* Lock legend: [L:proc_lock] (kernel/process.h), [I] set at creation, [A] atomic. */
 struct process {
 	int pid;				/* [I] = the first thread's tid */
@@ -93,6 +99,8 @@ struct process {
 	u64 alarm_ns;				/* [L:alarm_lock] alarm(): SIGALRM at this
 						 * ktime_ns(); 0: none (kernel/signal.c) */
 	struct list_head alarm_link;		/* [L:alarm_lock] next NULL: no alarm */
+	u64 alarm_interval_ns;			/* [L:alarm_lock] setitimer's interval: the
+						 * alarm re-arms by it when it fires; 0: once */
 	bool zombie;				/* [L:proc_lock] every thread has exited */
 	bool exiting;				/* [L:proc_lock] exit_group began */
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
@@ -120,6 +128,9 @@ struct process {
 						 * ((sig << 8) | 0x7f, WUNTRACED) or 0xffff
 						 * (continued, WCONTINUED); 0: none */
 	struct wait_queue_head stop_wq;		/* stopped threads sleep here */
+	struct acct acct_dead;			/* [L:proc_lock] its threads that exited */
+	struct acct acct_children;		/* [L:proc_lock] its reaped children, each with
+						 * its own reaped children */
 };
 
 /* The user registers of a task (the frame at the top of its kernel stack). */
@@ -169,6 +180,11 @@ void handle_signals_syscall(struct trap_frame *tf, u64 nr);
  * for alarm() and setitimer(ITIMER_REAL); returns the nanoseconds the
  * previous alarm had left (0: none). Never sleeps. */
 u64 alarm_set(u64 ns);
+/* itimer_set: the same with a repeating interval (0: one shot), the old
+ * interval in *old_interval; itimer_get: the time left and the interval
+ * without changing them. Never sleep. */
+u64 itimer_set(u64 ns, u64 interval, u64 *old_interval);
+u64 itimer_get(u64 *interval);
 /* A process's alarm goes with it (process_exit). Never sleeps. */
 void alarm_cancel(struct process *p);
 /* Boot: the thread that sends alarms' SIGALRMs. */
@@ -197,7 +213,13 @@ void do_exit_group(int wait_status) __noreturn;
  * fs/exec.c, kernel/signal.c, kernel/futex.c). */
 long do_clone(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 tls);
 void do_exit_thread(int code) __noreturn;
-long do_wait4(int pid, u64 ustatus, int options);
+long do_wait4(int pid, u64 ustatus, int options, struct acct *used);
+/* kernel/rusage.c: with proc_lock held, a thread leaving p adds its counts
+ * to p's; a reaped child's totals go to its parent's children (and *used). */
+void acct_thread_exit(struct process *p, struct task *t);
+void acct_reap(struct process *parent, struct process *child, struct acct *used);
+/* Linux's struct rusage of *a to user memory: 0 or -EFAULT. */
+int put_rusage(u64 uru, const struct acct *a);
 long do_kill(int pid, int sig);
 int proc_getppid(void);
 int do_execve(const char *upath, const char *const *uargv, const char *const *uenvp);

@@ -43,6 +43,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/time.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 
 CMDLINE_KEY(vm_fault_delay, "vm.debug_fault_delay_us",
@@ -358,6 +359,9 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, u64 error)
 {
 	bool write = error & PF_WRITE, exec = error & PF_INSTR;
 	COUNT(faults);
+	struct task *me = current_task();	/* getrusage's ru_minflt: only it writes its count */
+	__atomic_store_n(&me->min_flt, __atomic_load_n(&me->min_flt, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
 	if (addr >= USER_TOP)
 		return -EFAULT;
 	down_read(&mm->mmap_lock);

@@ -13,15 +13,15 @@
 #include "kernel/cmdline.h"
 #include "fs/vfs.h"
 #include "fs/blockdev.h"
+#include "mm/slab.h"
 
 CMDLINE_KEY(test_corrupt, "test.corrupt", "ext2_corrupt_image: which damage the image has");
 
 static u64 free_blocks(void)
 {
-	u64 b, bf, f, ff;
-	struct super_block *sb = vfs_root_sb();
-	sb->s_op->statfs(sb, &b, &bf, &f, &ff);
-	return bf;
+	struct kstatfs st;
+	vfs_statfs(vfs_root_sb(), &st);
+	return st.bfree;
 }
 
 /* Read len bytes at off of path: bytes read, or -errno. */
@@ -164,4 +164,53 @@ KTEST_BOOT(ext2_unlink_releases_xattr_block)
 	KT_EQ(vfs_rmdir(NULL, "/xattr"), 0);
 	vfs_sync_all();
 	printk_raw("manifest end 0 0");		/* tools/check-disk: only e2fsck's verdict */
+}
+
+/*
+ * A damaged symbolic link is EUCLEAN for that link, never a crash or a
+ * read of some other block (fs/ext2/symlink.c). The damage is made in the
+ * cached inode (the size, i_blocks) and undone before the links go, so the
+ * disk stays clean.
+ */
+static int readlink_with(const char *path, u64 size, u64 blocks)
+{
+	int err = 0;
+	struct inode *inode = vfs_lookup_at(NULL, path, LOOKUP_NOFOLLOW, &err);
+	if (!inode)
+		return err;
+	u64 size0 = i_size(inode), blocks0 = inode->blocks;
+	inode->mapping.size = size;
+	inode->blocks = blocks;
+	char *buf = kmalloc(PATH_MAX);
+	int n = buf ? vfs_readlink(NULL, path, buf) : -ENOMEM;
+	struct kstat st;
+	int walked = vfs_stat(NULL, path, &st);	/* through the walk: the same error */
+	inode->mapping.size = size0;
+	inode->blocks = blocks0;
+	kfree(buf);
+	iput(inode);
+	return n == walked || n >= 0 ? n : -EXDEV;	/* the walk disagreed */
+}
+
+KTEST(ext2_damaged_symlinks_give_euclean)
+{
+	KT_REQUIRE_ROOT();
+	char *slow = kzalloc(200);
+	KT_NOT_NULL(slow);
+	memset(slow, 'x', 150);
+	KT_EQ(vfs_mkdir(NULL, "/symdmg", 0755), 0);
+	KT_EQ(vfs_symlink(NULL, "target", "/symdmg/fast"), 0);
+	KT_EQ(vfs_symlink(NULL, slow, "/symdmg/slow"), 0);
+	KT_EQ(readlink_with("/symdmg/fast", 6, 0), 6);			/* undamaged */
+	KT_EQ(readlink_with("/symdmg/fast", 60, 0), -EUCLEAN);		/* past i_block */
+	KT_EQ(readlink_with("/symdmg/fast", 0, 0), -EUCLEAN);		/* empty */
+	KT_EQ(readlink_with("/symdmg/fast", 10, 0), -EUCLEAN);		/* a NUL inside */
+	KT_EQ(readlink_with("/symdmg/fast", 6, 8), -EUCLEAN);		/* "blocks" of text */
+	KT_EQ(readlink_with("/symdmg/slow", 150, 8), 150);
+	KT_EQ(readlink_with("/symdmg/slow", 5000, 8), -EUCLEAN);	/* more than its block */
+	KT_EQ(readlink_with("/symdmg/slow", 151, 8), -EUCLEAN);	/* the zeros after it */
+	KT_EQ(vfs_unlink(NULL, "/symdmg/fast"), 0);
+	KT_EQ(vfs_unlink(NULL, "/symdmg/slow"), 0);
+	KT_EQ(vfs_rmdir(NULL, "/symdmg"), 0);
+	kfree(slow);
 }

@@ -26,18 +26,16 @@ static u8 pat(u64 seed, u64 off)
 
 static u64 free_blocks(void)
 {
-	u64 b, bf, f, ff;
-	struct super_block *sb = vfs_root_sb();
-	sb->s_op->statfs(sb, &b, &bf, &f, &ff);
-	return bf;
+	struct kstatfs st;
+	vfs_statfs(vfs_root_sb(), &st);
+	return st.bfree;
 }
 
 static u64 free_inodes(void)
 {
-	u64 b, bf, f, ff;
-	struct super_block *sb = vfs_root_sb();
-	sb->s_op->statfs(sb, &b, &bf, &f, &ff);
-	return ff;
+	struct kstatfs st;
+	vfs_statfs(vfs_root_sb(), &st);
+	return st.ffree;
 }
 
 /* Write size bytes of pattern `seed` to path (created or truncated). 0 or -errno. */

@@ -371,6 +371,25 @@ int ext2_create(struct inode *dir, const char *name, int len, u32 mode, struct i
 	return 0;
 }
 
+/* A symbolic link (fs/ext2/symlink.c): mode 0777, as Linux makes them. */
+int ext2_symlink(struct inode *dir, const char *name, int len, const char *target, int tlen,
+		 struct inode **out)
+{
+	int err = 0;
+	struct inode *inode = make(dir, S_IFLNK | 0777, &err);
+	if (!inode)
+		return err;
+	err = ext2_set_link(inode, target, tlen);
+	if (!err)
+		err = add_link(dir, name, len, inode);
+	if (err) {
+		unmake(inode);
+		return err;
+	}
+	*out = inode;
+	return 0;
+}
+
 int ext2_mkdir(struct inode *dir, const char *name, int len, u32 mode, struct inode **out)
 {
 	if (dir->nlink >= EXT2_LINK_MAX)
@@ -497,6 +516,7 @@ const struct inode_operations ext2_dir_iops = {
 	.unlink = ext2_unlink,
 	.rmdir = ext2_rmdir,
 	.rename = ext2_rename,
+	.symlink = ext2_symlink,
 	.readdir = ext2_readdir,
 	.setsize = ext2_setsize,
 };

@@ -165,6 +165,13 @@ static inline struct ext2_sb_info *SBI(struct super_block *sb)
 	return sb->fs_info;
 }
 
+/* A symbolic link whose target lies in i_block: no data block (beyond an
+ * extended-attribute block), as Linux and e2fsck decide it. */
+static inline bool ext2_link_is_fast(struct inode *inode)
+{
+	return inode->blocks <= (EI(inode)->i_file_acl ? BLOCK_SIZE / 512 : 0);
+}
+
 /* super.c */
 int ext2_fill_super(struct super_block *sb, struct blockdev *bd);
 /* Group descriptor `group` (mount checked it), and the held page it lies in. */
@@ -193,11 +200,15 @@ struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err);
 void meta_begin(struct page *page);
 void meta_end(struct page *page);
 
+/* symlink.c: store a new link's target (i_block or a block); 0 or -errno. */
+int ext2_set_link(struct inode *link, const char *target, int tlen);
+
 /* inode.c */
 extern const struct address_space_ops ext2_aops;
 extern const struct inode_operations ext2_file_iops;
 extern const struct inode_operations ext2_dir_iops;
 extern const struct inode_operations ext2_special_iops;
+extern const struct inode_operations ext2_symlink_iops;
 struct inode *ext2_alloc_inode(struct super_block *sb);
 void ext2_destroy_inode(struct inode *inode);
 int ext2_read_inode(struct inode *inode);
@@ -217,6 +228,8 @@ int ext2_mkdir(struct inode *dir, const char *name, int len, u32 mode, struct in
 int ext2_link(struct inode *old, struct inode *dir, const char *name, int len);
 int ext2_unlink(struct inode *dir, const char *name, int len, struct inode *victim);
 int ext2_rmdir(struct inode *dir, const char *name, int len, struct inode *victim);
+int ext2_symlink(struct inode *dir, const char *name, int len, const char *target, int tlen,
+		 struct inode **out);
 int ext2_rename(struct inode *odir, const char *oname, int olen, struct inode *moved,
 		struct inode *ndir, const char *nname, int nlen, struct inode *over);
 

@@ -59,8 +59,8 @@ static bool has_blocks(struct inode *inode)
 {
 	if (S_ISREG(inode->mode) || S_ISDIR(inode->mode))
 		return true;
-	if ((inode->mode & S_IFMT) == S_IFLNK)	/* slow symlink: its target is in a block */
-		return inode->blocks > (EI(inode)->i_file_acl ? BLOCK_SIZE / 512 : 0);
+	if (S_ISLNK(inode->mode))	/* slow symlink: its target is in a block */
+		return !ext2_link_is_fast(inode);
 	return false;
 }
 
@@ -70,6 +70,8 @@ void ext2_set_ops(struct inode *inode)
 		inode->op = &ext2_dir_iops;
 	else if (S_ISREG(inode->mode))
 		inode->op = &ext2_file_iops;
+	else if (S_ISLNK(inode->mode))
+		inode->op = &ext2_symlink_iops;
 	else
 		inode->op = &ext2_special_iops;
 }

@@ -207,13 +207,27 @@ static int ext2_sync_fs(struct super_block *sb)
 	return filemap_write_and_wait(&sbi->bd->mapping);
 }
 
-static void ext2_statfs(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree)
+/*
+ * statfs: the superblock's live counts (the allocators keep them with the
+ * group descriptors'). f_blocks is every block, as Linux's minixdf
+ * option reports (Linux by default leaves out the metadata); the blocks
+ * reserved for root are free but not available; the fsid is the UUID's
+ * two halves folded, as Linux gives it.
+ */
+static void ext2_statfs(struct super_block *sb, struct kstatfs *st)
 {
 	struct ext2_sb_info *sbi = SBI(sb);
-	*blocks = sbi->blocks_count;
-	*bfree = READ_ONCE(sbi->es->s_free_blocks_count);
-	*files = sbi->inodes_count;
-	*ffree = READ_ONCE(sbi->es->s_free_inodes_count);
+	const struct ext2_super *es = sbi->es;
+	u64 bfree = READ_ONCE(es->s_free_blocks_count), reserved = es->s_r_blocks_count;
+	const u32 *u = (const u32 *)es->s_uuid;
+	st->magic = EXT2_MAGIC;
+	st->bsize = BLOCK_SIZE;
+	st->blocks = sbi->blocks_count;
+	st->bfree = bfree;
+	st->bavail = bfree > reserved ? bfree - reserved : 0;
+	st->files = sbi->inodes_count;
+	st->ffree = READ_ONCE(es->s_free_inodes_count);
+	st->fsid = (u64)(u[0] ^ u[2]) | (u64)(u[1] ^ u[3]) << 32;
 }
 
 static const struct super_operations ext2_sops = {
