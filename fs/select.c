@@ -20,9 +20,8 @@
  * select, pselect6 and ppoll write the time left back into their timeout,
  * as Linux's system calls do (C libraries hide it for pselect and ppoll);
  * a call restarted after a signal with no handler so waits only what was
- * left. The signal mask of pselect6 and ppoll is read and checked (EFAULT,
- * EINVAL for a size other than 8) but not applied: this kernel has no
- * blocked signals yet (docs/user.md).
+ * left. The signal mask of pselect6 and ppoll is the thread's for the
+ * call, as Linux's (set_sigmask below).
  */
 #include "fs/vfs.h"
 #include "kernel/syscall.h"
@@ -175,16 +174,31 @@ static void put_timespec_left(u64 uts, u64 deadline, bool nowait)
 
 /*
  * The signal mask of ppoll and pselect6: read (EFAULT) and its size
- * checked (EINVAL unless 8), then not applied (see the top).
+ * checked (EINVAL unless 8), then made the thread's mask for the call
+ * (signal_mask_temporary). end_sigmask, when the call ends: a call a
+ * signal interrupted keeps it until the handler's frame is built (so the
+ * handler that broke the wait runs, as on Linux); any other result puts
+ * the old mask back at once, and what only the temporary mask let
+ * through stays pending.
  */
-static int check_sigmask(u64 umask, u64 size)
+static int set_sigmask(u64 umask, u64 size)
 {
 	u64 mask;
 	if (!umask)
 		return 0;
 	if (size != sizeof(mask))
 		return -EINVAL;
-	return copy_from_user(&mask, (void *)umask, sizeof(mask)) ? -EFAULT : 0;
+	if (copy_from_user(&mask, (void *)umask, sizeof(mask)))
+		return -EFAULT;
+	signal_mask_temporary(mask);
+	return 0;
+}
+
+static void end_sigmask(u64 umask, long ret)
+{
+	bool interrupted = ret == -EINTR || ret == -ERESTARTNOHAND || ret == -ERESTARTSYS;
+	if (umask && !interrupted)
+		signal_mask_restore();
 }
 
 /* ppoll(fds, n, timeout, sigmask, sigsetsize): poll with a timespec and a mask. */
@@ -195,10 +209,11 @@ SYSCALL_DEFINE5(ppoll, uaddr_t, ufds, unsigned int, nfds, uaddr_t, utsp, uaddr_t
 	bool nowait;
 	int err = get_timespec_deadline(utsp, &deadline, &nowait);
 	if (!err)
-		err = check_sigmask(usigmask, sigsetsize);
+		err = set_sigmask(usigmask, sigsetsize);
 	if (err)
 		return err;
 	long ret = poll_user(ufds, nfds, deadline, nowait);
+	end_sigmask(usigmask, ret);
 	if (ret != -EFAULT && ret != -EINVAL && ret != -ENOMEM)
 		put_timespec_left(utsp, deadline, nowait);
 	return ret;
@@ -339,14 +354,15 @@ SYSCALL_DEFINE6(pselect6, int, n, uaddr_t, uin, uaddr_t, uout, uaddr_t, uex, uad
 	int err = get_timespec_deadline(uts, &deadline, &nowait);
 	if (err)
 		return err;
+	u64 sig[2] = { 0, 0 };		/* the mask's address, its size */
 	if (usig) {
-		u64 sig[2];		/* the mask's address, its size */
 		if (copy_from_user(sig, (void *)usig, sizeof(sig)))
 			return -EFAULT;
-		if ((err = check_sigmask(sig[0], sig[1])))
+		if ((err = set_sigmask(sig[0], sig[1])))
 			return err;
 	}
 	long ret = do_select(n, uin, uout, uex, deadline, nowait);
+	end_sigmask(sig[0], ret);
 	if (ret != -EFAULT && ret != -EINVAL)
 		put_timespec_left(uts, deadline, nowait);
 	return ret;

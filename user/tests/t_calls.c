@@ -333,6 +333,49 @@ static void name_calls(void)
 	CHECK_ERR(prctl(0x7fff, 0, 0, 0, 0), EINVAL, "an unknown option: EINVAL");
 }
 
+/*
+ * ppoll's and pselect6's mask is the thread's for the call: a blocked,
+ * pending signal the call's mask lets through ends it with EINTR (its
+ * handler runs, and the mask from before comes back), and one the call's
+ * mask blocks neither ends it nor runs until unblocked afterwards.
+ */
+static void mask_calls(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigaction(SIGUSR1, &sa, NULL);
+	sigset_t usr1, empty, now;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigemptyset(&empty);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	got_usr1 = 0;
+	raise(SIGUSR1);
+	int p[2];
+	CHECK_OK(pipe(p), "a pipe for ppoll and pselect6");
+	struct pollfd pfd = { p[0], POLLIN, 0 };
+	struct timespec ts = { 5, 0 };
+	CHECK_ERR(ppoll(&pfd, 1, &ts, &empty), EINTR,
+		  "ppoll's mask lets a blocked pending signal through: EINTR");
+	CHECK(got_usr1, "its handler ran");
+	sigprocmask(SIG_BLOCK, NULL, &now);
+	CHECK(sigismember(&now, SIGUSR1), "the mask from before the call is back");
+	got_usr1 = 0;
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	raise(SIGUSR1);
+	ts = (struct timespec){ 0, 20000000 };
+	fd_set r;
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK_EQ(pselect(p[0] + 1, &r, NULL, NULL, &ts, &usr1), 0,
+		 "pselect6's mask keeps a pending signal out: the timeout runs out");
+	CHECK(!got_usr1, "no handler ran during the call");
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+	CHECK(got_usr1, "unblocked afterwards, the signal is delivered");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	tap_start();
@@ -343,6 +386,7 @@ int main(void)
 	affinity_calls();
 	itimer_calls();
 	name_calls();
+	mask_calls();
 	tap_leave_scratch();
 	return tap_done();
 }
