@@ -21,6 +21,7 @@
  *   /proc/cpuinfo    a "processor : N" block per online CPU, Linux's keys
  *   /proc/uptime     "SECONDS.CC IDLE.CC" (idle time is not counted: 0.00)
  *   /proc/loadavg    Linux's five fields (the process layer fills them)
+ *   /proc/stat       Linux's cpu, intr, ctxt, btime ... lines (no CPU times)
  *
  *   /proc/PID/       one directory per live process, and /proc/self, the
  *                    caller's: stat, status, cmdline and maps in Linux's
@@ -51,6 +52,7 @@
 #include "kernel/time.h"
 #include "kernel/x86.h"
 #include "kernel/user.h"
+#include "drivers/rtc.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -196,6 +198,20 @@ static int show_uptime(char *buf, int size)
 			(unsigned long long)(cs % 100));
 }
 
+/* Linux's /proc/stat lines, for top and vmstat: CPU times are not counted
+ * (0), btime is the boot's wall-clock second. */
+static int show_stat(char *buf, int size)
+{
+	u64 btime = wall_seconds() - ktime_ns() / 1000000000;
+	int n = snprintf(buf, size, "cpu  0 0 0 0 0 0 0 0 0 0\n");
+	for (int cpu = 0; cpu < num_online_cpus() && n < size; cpu++)
+		n += snprintf(buf + n, size - n, "cpu%d 0 0 0 0 0 0 0 0 0 0\n", cpu);
+	if (n < size)
+		n += snprintf(buf + n, size - n, "intr 0\nctxt 0\nbtime %llu\nprocesses 0\n"
+			      "procs_running 1\nprocs_blocked 0\n", (unsigned long long)btime);
+	return MIN(n, size);
+}
+
 /* The process layer's view of processes (kernel/proc_pid.c); NULL: none yet. */
 static const struct proc_pid_ops *pid_ops;	/* [I] set once at boot */
 
@@ -223,6 +239,7 @@ static const struct proc_entry entries[] = {
 	{ "meminfo", 2, show_meminfo },
 	{ "mounts", 11, show_mounts },
 	{ "pagecache", 3, show_pagecache },
+	{ "stat", 15, show_stat },
 	{ "uptime", 13, show_uptime },
 	{ "vm", 4, show_vm },
 };

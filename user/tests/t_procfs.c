@@ -2,7 +2,7 @@
  * t_procfs - /proc for ps-style tools: a directory per process, /proc/self,
  * and its stat, status, cmdline and maps in Linux's formats, read for
  * ourselves, a thread, a sleeping child and a zombie; processes exiting
- * and reaped while they are read; /proc/cpuinfo, uptime and loadavg.
+ * and reaped while they are read; /proc/cpuinfo, uptime, stat and loadavg.
  * The same on Linux. Run with arguments (tests/user.txt gives two).
  */
 #include "tap.h"
@@ -397,7 +397,7 @@ static void check_cpuinfo(void)
 
 static void check_uptime_loadavg(void)
 {
-	char buf[256];
+	char buf[8192];
 	unsigned long s, cs, is, ics;
 	int used = 0;
 	CHECK(read_file("/proc/uptime", buf, sizeof buf) > 0 &&
@@ -406,6 +406,13 @@ static void check_uptime_loadavg(void)
 	      "/proc/uptime is 'SECONDS.CC IDLE.CC'");
 	double a, b, c;
 	int running, total, last;
+	unsigned long long t[8], btime = 0;
+	char *line;
+	CHECK(read_file("/proc/stat", buf, sizeof buf) > 0 &&
+	      sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0], &t[1], &t[2], &t[3],
+		     &t[4], &t[5], &t[6], &t[7]) == 8 && !strncmp(buf, "cpu  ", 5) &&
+	      (line = strstr(buf, "\nbtime ")) && sscanf(line, "\nbtime %llu", &btime) == 1 &&
+	      btime > 1000000000ULL, "/proc/stat has the cpu line and btime, as top reads them");
 	CHECK(read_file("/proc/loadavg", buf, sizeof buf) > 0 &&
 	      sscanf(buf, "%lf %lf %lf %d/%d %d", &a, &b, &c, &running, &total, &last) == 6 &&
 	      running >= 1 && total >= running && last > 0,
