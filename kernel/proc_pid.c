@@ -14,6 +14,16 @@
  *   3. mm_put.
  * The process itself is never touched after step 1.
  *
+ * For the test of the test (user/tests/t_procfs.c, race):
+ * proc.debug_window_ms=N holds every reader between step 1 and step 2 until
+ * the process it reads has been reaped (at most N ms), logging that it is
+ * there so the test knows when to end and reap it; which must change
+ * nothing. proc.debug_unlocked, the deliberately broken variant, keeps only
+ * the process's address from step 1 and copies its fields after the
+ * window, without proc_lock or a reference: what it reads then is a
+ * process whose memory is gone (or freed, poisoned memory), and the test
+ * sees a cmdline that is not the one the process had.
+ *
  * Lock order: proc_lock is never held with mmap_lock here (step 1 ends
  * before step 2 begins).
  */
@@ -23,9 +33,16 @@
 #include "kernel/string.h"
 #include "kernel/printk.h"
 #include "kernel/syscall.h"
+#include "kernel/cmdline.h"
+#include "kernel/wait.h"
 #include "mm/vm.h"
 #include "mm/slab.h"
 #include "fs/vfs.h"
+
+CMDLINE_KEY(proc_window, "proc.debug_window_ms",
+	    "sleep this long between finding a process and writing its /proc/PID file");
+CMDLINE_KEY(proc_unlocked, "proc.debug_unlocked",
+	    "broken on purpose: read /proc/PID's process after that window, unlocked and unheld");
 
 #define CLOCK_TICKS 100		/* USER_HZ: the unit of stat's times (AT_CLKTCK) */
 
@@ -37,6 +54,7 @@ struct pid_snap {
 	struct proc_view view;
 	char comm[16];
 	struct mm_struct *mm;		/* held; NULL for a zombie */
+	bool has_mm;			/* it had memory: cmdline is shown */
 };
 
 /* R if a thread runs or may run, D if one sleeps uninterruptibly, else S;
@@ -79,6 +97,7 @@ static int snap_take(int pid, struct pid_snap *s)
 	s->mm = p->mm;
 	if (s->mm)
 		mm_get(s->mm);
+	s->has_mm = s->mm != NULL;
 	spin_unlock(&proc_lock);
 	return 0;
 }
@@ -148,7 +167,7 @@ static int show_status(struct pid_snap *s, char *buf, int size)
 /* A zombie's cmdline is empty, as Linux's (its memory is gone). */
 static int show_cmdline(struct pid_snap *s, char *buf, int size)
 {
-	int n = s->mm ? MIN(s->view.cmdline_len, size) : 0;
+	int n = s->has_mm ? MIN(MIN(s->view.cmdline_len, size), PROC_CMDLINE_MAX) : 0;
 	memcpy(buf, s->view.cmdline, n);
 	return n;
 }
@@ -204,16 +223,58 @@ static int show_maps(struct pid_snap *s, char *buf, int size)
 	return n;
 }
 
+/* proc.debug_window_ms: say so, then wait until pid is reaped, at most ms. */
+static void debug_window(int pid, unsigned ms)
+{
+	struct process *me = current_proc();
+	pr_info("proc: %d reads %d in the debug window", me ? me->pid : 0, pid);
+	for (unsigned waited = 0; waited < ms; waited += 10) {
+		spin_lock(&proc_lock);
+		bool gone = !find_proc(pid);
+		spin_unlock(&proc_lock);
+		if (gone)
+			return;
+		msleep(10);
+	}
+}
+
+/* proc.debug_unlocked: the broken step 1, for the test of the test (top). */
+static int snap_take_broken(int pid, struct pid_snap *s, unsigned window_ms)
+{
+	spin_lock(&proc_lock);
+	struct process *p = find_proc(pid);
+	spin_unlock(&proc_lock);
+	if (!p)
+		return -ENOENT;
+	debug_window(pid, window_ms);
+	/* p has exited, and may have been freed: the bug on show. */
+	s->pid = pid;
+	s->ppid = 0;
+	s->nr_threads = READ_ONCE(p->nr_threads);
+	s->state = 'S';
+	s->umask = 0;
+	memcpy(&s->view, &p->view, sizeof(s->view));
+	memcpy(s->comm, p->comm, sizeof(s->comm));
+	s->comm[sizeof(s->comm) - 1] = 0;
+	s->has_mm = READ_ONCE(p->mm) != NULL;
+	s->mm = NULL;			/* never used: it may be freed */
+	return 0;
+}
+
 static int pid_show(int pid, int kind, char *buf, int size)
 {
+	unsigned window_ms = (unsigned)cmdline_get_u64("proc.debug_window_ms", 0);
 	struct pid_snap *s = kmalloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	int n = snap_take(pid, s);				/* 1 */
+	int n = cmdline_get("proc.debug_unlocked") ? snap_take_broken(pid, s, window_ms)
+						   : snap_take(pid, s);		/* 1 */
 	if (n) {
 		kfree(s);
 		return n;
 	}
+	if (window_ms && !cmdline_get("proc.debug_unlocked"))
+		debug_window(pid, window_ms);
 	if (kind == PROC_PID_STAT)				/* 2 */
 		n = show_stat(s, buf, size);
 	else if (kind == PROC_PID_STATUS)

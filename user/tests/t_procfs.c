@@ -419,9 +419,65 @@ static void check_uptime_loadavg(void)
 	      "/proc/loadavg has Linux's five fields, us running");
 }
 
+/* Does the kernel log (/proc/kmsg) have a line containing text? */
+static int kmsg_has(const char *text)
+{
+	static char buf[BIG];
+	return read_file("/proc/kmsg", buf, sizeof buf) > 0 && strstr(buf, text);
+}
+
+/*
+ * Roundabout only, 'race' (tests/user.txt and tests/boots.txt): with
+ * proc.debug_window_ms a reader R of /proc/C/cmdline is held inside the
+ * kernel after it found C (the log says so), while C exits and is reaped;
+ * R must still read C's cmdline as it was. proc.debug_unlocked, broken on
+ * purpose, reads C after its memory is gone, and this check must catch it.
+ */
+static int check_reader_outlives_reap(int argc, char **argv)
+{
+	int c_pipe[2];
+	if (pipe(c_pipe))
+		return 1;
+	pid_t c = fork();
+	if (c == 0) {
+		char ch;
+		close(c_pipe[1]);
+		_exit(read(c_pipe[0], &ch, 1) == 0 ? 0 : 1);
+	}
+	close(c_pipe[0]);
+	pid_t r = fork();
+	if (r == 0) {
+		char path[64], got[4096], want[4096];
+		long len = 0;
+		close(c_pipe[1]);	/* only the parent's end keeps C alive */
+		for (int i = 0; i < argc; i++) {
+			memcpy(want + len, argv[i], strlen(argv[i]) + 1);
+			len += strlen(argv[i]) + 1;
+		}
+		snprintf(path, sizeof path, "/proc/%d/cmdline", (int)c);
+		long n = read_file(path, got, sizeof got);
+		if (n != len || memcmp(got, want, len))
+			printf("# read while reaped: %ld bytes, want %ld\n", n, len);
+		_exit(n == len && !memcmp(got, want, len) ? 0 : 2);
+	}
+	char line[64];
+	snprintf(line, sizeof line, "proc: %d reads %d in the debug window", (int)r, (int)c);
+	while (!kmsg_has(line))		/* a forced order: R is inside, holding what it found */
+		sched_yield();
+	close(c_pipe[1]);
+	int st_c, st_r;
+	waitpid(c, &st_c, 0);		/* C is reaped while R is still inside */
+	waitpid(r, &st_r, 0);
+	CHECK(WIFEXITED(st_r) && WEXITSTATUS(st_r) == 0,
+	      "a process reaped while its /proc/PID/cmdline is read is read as it was");
+	return tap_done();
+}
+
 int main(int argc, char **argv)
 {
 	tap_start();
+	if (argc == 2 && !strcmp(argv[1], "race"))
+		return check_reader_outlives_reap(argc, argv);
 	check_listing();
 	check_own_stat();
 	check_own_status();
