@@ -87,6 +87,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_setuid]           = sys_setuid,
 	[__NR_setpgid]          = sys_setpgid,
 	[__NR_getppid]          = sys_getppid,
+	[__NR_getgroups]        = sys_getgroups,
 	[__NR_sigaltstack]      = sys_sigaltstack,
 	[__NR_arch_prctl]       = sys_arch_prctl,
 	[__NR_sync]             = sys_sync,

@@ -182,6 +182,7 @@ machine() {
 		bbsh '"$BB" ps | "$BB" grep -q "busybox ps$"'
 	check "ps lists the shell running this script" \
 		bbsh '"$BB" ps -o pid,comm | "$BB" grep -q "^ *'$$' "'
+	check "id -G begins with id -g" bbsh '"$BB" id -G | "$BB" grep -q "^$("$BB" id -g)"'
 	check "stat's inode equals ls -i's" \
 		[ "$(bb stat -c %i src/fruit)" = "$(bb ls -i src/fruit | bb awk '{print $1}')" ]
 	check "uptime prints the load averages" bbsh '"$BB" uptime | "$BB" grep -q "load average"'

@@ -167,6 +167,15 @@ static void check_own_status(void)
 		ok &= status_value(buf, keys[i], v, sizeof v) && strlen(v) == 11 &&
 		      sscanf(v, "%8lu %7s", &kb, unit) == 2 && !strcmp(unit, "kB") && (i || kb > 0);
 	CHECK(ok, "status VmSize and VmRSS are '%8lu kB', VmSize not 0");
+	/* Groups: the supplementary groups getgroups gives (none, here). */
+	gid_t groups[64];
+	int ngroups = getgroups(64, groups), listed = 0, used;
+	const char *g = status_value(buf, "Groups", v, sizeof v);
+	for (unsigned gid; g && sscanf(g, "%u%n", &gid, &used) == 1; g += used)
+		listed++;
+	CHECK(ngroups >= 0 && getgroups(0, NULL) == ngroups && listed == ngroups,
+	      "status Groups lists as many groups as getgroups gives");
+	CHECK_ERR(getgroups(-1, groups), EINVAL, "getgroups with a negative size is EINVAL");
 }
 
 static void check_cmdline(int argc, char **argv)
