@@ -321,6 +321,10 @@ static int proc_lookup(struct inode *dir, const char *name, int len, u32 *ino)
 {
 	if (dir->ino == PROC_ROOT_INO)
 		return proc_root_lookup(name, len, ino);
+	if (name_is(name, len, ".") || name_is(name, len, "..")) {
+		*ino = len == 1 ? dir->ino : PROC_ROOT_INO;	/* a /proc/PID's way up */
+		return 0;
+	}
 	int pid = INO_PID(dir->ino);
 	for (int kind = 1; kind < PROC_PID_KINDS; kind++)
 		if (name_is(name, len, pid_files[kind])) {

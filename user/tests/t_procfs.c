@@ -126,6 +126,9 @@ static void check_listing(void)
 	CHECK(stat("/proc/self", &self) == 0 && stat(path, &mine) == 0 &&
 	      self.st_ino == mine.st_ino && self.st_dev == mine.st_dev && S_ISDIR(self.st_mode),
 	      "/proc/self is our own /proc/PID directory");
+	struct stat up, proc;
+	CHECK(stat("/proc/self/..", &up) == 0 && stat("/proc", &proc) == 0 &&
+	      up.st_ino == proc.st_ino && up.st_dev == proc.st_dev, "/proc/self/.. is /proc");
 	CHECK(lists_name("/proc/self", "stat", 0) && lists_name("/proc/self", "status", 0) &&
 	      lists_name("/proc/self", "cmdline", 0) && lists_name("/proc/self", "maps", 0),
 	      "/proc/self lists stat, status, cmdline and maps");
