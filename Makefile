@@ -224,10 +224,26 @@ lab-selftest: all
 lab-check: all $(B)/test-root.img
 	$(PYTHON) tools/lab selftest --full
 
-test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage $(B)/symlink-stage \
+test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage $(B)/symlink-stage busybox-stage \
 		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests \
 		lab-selftest
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
+
+# Debian's busybox (busybox-static, tools/install-deps.sh) and the script it
+# runs, staged for the user/busybox_everyday boot (qemu-run --add) and for
+# its run on this host (user/tests/t_busybox.c). Without busybox the stage
+# has no binary, and that test fails saying so.
+BUSYBOX ?= /bin/busybox
+.PHONY: busybox-stage
+busybox-stage:
+	@mkdir -p $(B)/busybox-root/bin $(B)/busybox-root/busybox
+	@cp tests/busybox/everyday.sh $(B)/busybox-root/busybox/
+	@if [ -x $(BUSYBOX) ]; then cmp -s $(BUSYBOX) $(B)/busybox-root/bin/busybox || \
+		cp $(BUSYBOX) $(B)/busybox-root/bin/busybox; \
+	else rm -f $(B)/busybox-root/bin/busybox; \
+		echo "busybox-stage: no $(BUSYBOX): user/busybox_everyday will fail" \
+		"(tools/install-deps.sh installs busybox-static)"; fi
+user-host-tests: busybox-stage
 
 # Numbers, not verdicts: never fails on a figure (tools/bench --help).
 bench: all $(HOST_B)/radix_bench $(HOST_B)/pagecache_bench

@@ -301,7 +301,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	wrmsr(MSR_FS_BASE, 0);
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");
-	snprintf(proc->comm, sizeof(proc->comm), "%s", me->name);
+	proc_view_exec(proc, path[0] ? path : "?", a.buf, a.argc, f->inode);
 	for (int i = 0; i < eh.phnum; i++)
 		if (ph[i].type == PT_LOAD && (err = zero_bss_tail(&ph[i], base)))
 			break;

@@ -18,6 +18,17 @@
  *
  *   /proc/mounts     the mount table, "source mountpoint type rw 0 0"
  *                    per mount, as Linux writes it (fs/namespace.c)
+ *   /proc/cpuinfo    a "processor : N" block per online CPU, Linux's keys
+ *   /proc/uptime     "SECONDS.CC IDLE.CC" (idle time is not counted: 0.00)
+ *   /proc/loadavg    Linux's five fields (the process layer fills them)
+ *   /proc/stat       Linux's cpu, intr, ctxt, btime ... lines (no CPU times)
+ *
+ *   /proc/PID/       one directory per live process, and /proc/self, the
+ *                    caller's: stat, status, cmdline and maps in Linux's
+ *                    formats. The process layer (kernel/proc_pid.c) knows
+ *                    processes; it hands this file an operations table at
+ *                    boot (proc_set_pid_ops), so /proc calls nothing above
+ *                    its floor. A PID's inode number is PID_INO(pid, kind).
  *
  * /proc is a small file system of its own, mounted at boot on the root
  * file system's directory /proc (fs/namespace.c); its files are read
@@ -37,6 +48,11 @@
 #include "kernel/task.h"
 #include "kernel/lockdep.h"
 #include "kernel/khash.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/x86.h"
+#include "kernel/user.h"
+#include "drivers/rtc.h"
 
 #define PROC_ROOT_INO 1
 #define PROC_BUF 65536	/* /proc/kmsg can be the whole kernel log */
@@ -126,16 +142,105 @@ static int show_mounts(char *buf, int size)
 	return vfs_mounts_show(buf, size);
 }
 
+/* The CPU's brand string (cpuid 0x80000002..4), or "" without one. */
+static void cpu_model_name(char *out)
+{
+	u32 r[12], a, b, c, d;
+	cpuid(0x80000000, 0, &a, &b, &c, &d);
+	out[0] = 0;
+	if (a < 0x80000004)
+		return;
+	for (u32 i = 0; i < 3; i++)
+		cpuid(0x80000002 + i, 0, &r[i * 4], &r[i * 4 + 1], &r[i * 4 + 2], &r[i * 4 + 3]);
+	memcpy(out, r, 48);
+	out[48] = 0;
+}
+
+/* One "processor : N" block: the keys Linux's /proc/cpuinfo starts with. */
+static int show_one_cpu(char *buf, int size, int cpu, int ncpus)
+{
+	u32 a, b, c, d, vendor[4] = { 0 };
+	char model[49];
+	cpuid(0, 0, &a, &vendor[0], &vendor[2], &vendor[1]);
+	cpuid(1, 0, &a, &b, &c, &d);
+	cpu_model_name(model);
+	u32 family = (a >> 8) & 0xf, modelno = (a >> 4) & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 6)
+		modelno |= ((a >> 16) & 0xf) << 4;
+	u64 khz = tsc_khz();
+	return snprintf(buf, size,
+			"processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+			"model name\t: %s\nstepping\t: %u\ncpu MHz\t\t: %llu.%03llu\n"
+			"physical id\t: 0\nsiblings\t: %d\ncore id\t\t: %d\ncpu cores\t: %d\n"
+			"apicid\t\t: %d\nfpu\t\t: yes\nwp\t\t: yes\nflags\t\t: fpu tsc msr pae apic sse sse2 lm\n"
+			"bogomips\t: %llu.%02llu\nclflush size\t: 64\ncache_alignment\t: 64\n"
+			"address sizes\t: 40 bits physical, 48 bits virtual\n\n",
+			cpu, (char *)vendor, family, modelno, model, a & 0xf,
+			(unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000),
+			ncpus, cpu, ncpus, cpu,
+			(unsigned long long)(khz / 500), (unsigned long long)(khz / 5 % 100));
+}
+
+static int show_cpuinfo(char *buf, int size)
+{
+	int n = num_online_cpus(), len = 0;
+	for (int cpu = 0; cpu < n && len < size; cpu++)
+		len += show_one_cpu(buf + len, size - len, cpu, n);
+	return MIN(len, size);
+}
+
+static int show_uptime(char *buf, int size)
+{
+	u64 cs = ktime_ns() / 10000000;		/* centiseconds since boot */
+	return snprintf(buf, size, "%llu.%02llu 0.00\n", (unsigned long long)(cs / 100),
+			(unsigned long long)(cs % 100));
+}
+
+/* Linux's /proc/stat lines, for top and vmstat: CPU times are not counted
+ * (0), btime is the boot's wall-clock second. */
+static int show_stat(char *buf, int size)
+{
+	u64 btime = wall_seconds() - ktime_ns() / 1000000000;
+	int n = snprintf(buf, size, "cpu  0 0 0 0 0 0 0 0 0 0\n");
+	for (int cpu = 0; cpu < num_online_cpus() && n < size; cpu++)
+		n += snprintf(buf + n, size - n, "cpu%d 0 0 0 0 0 0 0 0 0 0\n", cpu);
+	if (n < size)
+		n += snprintf(buf + n, size - n, "intr 0\nctxt 0\nbtime %llu\nprocesses 0\n"
+			      "procs_running 1\nprocs_blocked 0\n", (unsigned long long)btime);
+	return MIN(n, size);
+}
+
+/* The process layer's view of processes (kernel/proc_pid.c); NULL: none yet. */
+static const struct proc_pid_ops *pid_ops;	/* [I] set once at boot */
+
+void proc_set_pid_ops(const struct proc_pid_ops *ops)
+{
+	pid_ops = ops;
+}
+
+static int show_loadavg(char *buf, int size)
+{
+	if (!pid_ops)
+		return snprintf(buf, size, "0.00 0.00 0.00 0/0 0\n");
+	return pid_ops->loadavg(buf, size);
+}
+
 static const struct proc_entry entries[] = {
+	{ "cpuinfo", 12, show_cpuinfo },
 	{ "fail-nth", FAIL_NTH_INO, show_fail_nth },
 	{ "gup", 6, show_gup },
 	{ "gup_mode", 7, show_gup_mode },
 	{ "kernel-hash", 10, khash_show },
 	{ "kmsg", 5, show_kmsg },
+	{ "loadavg", 14, show_loadavg },
 	{ "lockdep", 8, show_lockdep },
 	{ "meminfo", 2, show_meminfo },
 	{ "mounts", 11, show_mounts },
 	{ "pagecache", 3, show_pagecache },
+	{ "stat", 15, show_stat },
+	{ "uptime", 13, show_uptime },
 	{ "vm", 4, show_vm },
 };
 
@@ -155,28 +260,138 @@ static void proc_destroy_inode(struct inode *inode)
 	kfree(inode);
 }
 
-static int proc_lookup(struct inode *dir, const char *name, int len, u32 *ino)
+/* /proc/PID/ and its files: PID_INO(pid, kind), kind a PROC_PID_* (fs/vfs.h). */
+#define PID_INO_BASE 0x1000u
+#define PID_INO(pid, kind) (PID_INO_BASE + (u32)(pid) * 8 + (kind))
+#define INO_PID(ino) ((int)(((ino) - PID_INO_BASE) / 8))
+#define INO_KIND(ino) ((int)(((ino) - PID_INO_BASE) % 8))
+#define PID_MAX_SHOWN ((int)((0xffffffffu - PID_INO_BASE) / 8))
+/* readdir of /proc: cookies below PID_POS are ".", "..", entries[] and
+ * "self"; PID_POS + pid is the next process to list from. */
+#define SELF_POS (ARRAY_SIZE(entries) + 2)
+#define PID_POS 0x10000ull
+
+static const char *const pid_files[PROC_PID_KINDS] = {
+	[PROC_PID_STAT] = "stat", [PROC_PID_STATUS] = "status",
+	[PROC_PID_CMDLINE] = "cmdline", [PROC_PID_MAPS] = "maps",
+};
+
+static bool name_is(const char *name, int len, const char *s)
+{
+	return (int)strlen(s) == len && !memcmp(s, name, len);
+}
+
+static bool pid_alive(int pid)
+{
+	return pid_ops && pid > 0 && pid <= PID_MAX_SHOWN && pid_ops->next(pid) == pid;
+}
+
+/* A decimal pid without sign or leading zero, as /proc names them; else 0. */
+static int parse_pid(const char *name, int len)
+{
+	int pid = 0;
+	if (len < 1 || len > 9 || name[0] == '0')
+		return 0;
+	for (int i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return 0;
+		pid = pid * 10 + (name[i] - '0');
+	}
+	return pid;
+}
+
+/* "self" is the caller's own directory here, found by name: a directory
+ * rather than Linux's symbolic link, so that no path walk needs links. */
+static int proc_root_lookup(const char *name, int len, u32 *ino)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
-		if ((int)strlen(entries[i].name) == len && !memcmp(entries[i].name, name, len)) {
+		if (name_is(name, len, entries[i].name)) {
 			*ino = entries[i].ino;
+			return 0;
+		}
+	struct process *me = current_proc();
+	int pid = name_is(name, len, "self") && me ? me->pid : parse_pid(name, len);
+	if (!pid_alive(pid))
+		return -ENOENT;
+	*ino = PID_INO(pid, PROC_PID_DIR);
+	return 0;
+}
+
+static int proc_lookup(struct inode *dir, const char *name, int len, u32 *ino)
+{
+	if (dir->ino == PROC_ROOT_INO)
+		return proc_root_lookup(name, len, ino);
+	if (name_is(name, len, ".") || name_is(name, len, "..")) {
+		*ino = len == 1 ? dir->ino : PROC_ROOT_INO;	/* a /proc/PID's way up */
+		return 0;
+	}
+	int pid = INO_PID(dir->ino);
+	for (int kind = 1; kind < PROC_PID_KINDS; kind++)
+		if (name_is(name, len, pid_files[kind])) {
+			if (!pid_alive(pid))
+				return -ENOENT;
+			*ino = PID_INO(pid, kind);
 			return 0;
 		}
 	return -ENOENT;
 }
 
-static int proc_readdir(struct inode *dir, u64 *pos, filldir_t fill, void *ctx)
+/* The processes of /proc's listing, from cookie PID_POS + pid on. */
+static int readdir_pids(u64 *pos, filldir_t fill, void *ctx)
 {
-	while (*pos < ARRAY_SIZE(entries) + 2) {
+	while (pid_ops && *pos - PID_POS <= (u64)PID_MAX_SHOWN) {
+		int pid = pid_ops->next((int)(*pos - PID_POS));
+		if (pid < 0 || pid > PID_MAX_SHOWN)
+			break;
+		char name[12];
+		int len = snprintf(name, sizeof(name), "%d", pid);
+		*pos = PID_POS + (u64)pid;
+		if (fill(ctx, name, len, PID_INO(pid, PROC_PID_DIR), DT_DIR))
+			return 0;
+		*pos = PID_POS + (u64)pid + 1;
+	}
+	*pos = PID_POS + (u64)PID_MAX_SHOWN + 1;
+	return 0;
+}
+
+static int proc_root_readdir(u64 *pos, filldir_t fill, void *ctx)
+{
+	while (*pos <= SELF_POS) {
 		int r;
 		if (*pos == 0)
 			r = fill(ctx, ".", 1, PROC_ROOT_INO, DT_DIR);
 		else if (*pos == 1)
 			r = fill(ctx, "..", 2, 2, DT_DIR);
-		else {
+		else if (*pos == SELF_POS) {
+			struct process *me = current_proc();
+			r = me ? fill(ctx, "self", 4, PID_INO(me->pid, PROC_PID_DIR), DT_DIR) : 0;
+		} else {
 			const struct proc_entry *e = &entries[*pos - 2];
 			r = fill(ctx, e->name, (int)strlen(e->name), e->ino, DT_REG);
 		}
+		if (r)
+			return 0;
+		(*pos)++;
+	}
+	if (*pos < PID_POS)
+		*pos = PID_POS;
+	return readdir_pids(pos, fill, ctx);
+}
+
+static int proc_readdir(struct inode *dir, u64 *pos, filldir_t fill, void *ctx)
+{
+	if (dir->ino == PROC_ROOT_INO)
+		return proc_root_readdir(pos, fill, ctx);
+	int pid = INO_PID(dir->ino);
+	while (*pos < PROC_PID_KINDS + 1) {
+		int r;
+		if (*pos == 0)
+			r = fill(ctx, ".", 1, dir->ino, DT_DIR);
+		else if (*pos == 1)
+			r = fill(ctx, "..", 2, PROC_ROOT_INO, DT_DIR);
+		else
+			r = fill(ctx, pid_files[*pos - 1], (int)strlen(pid_files[*pos - 1]),
+				 PID_INO(pid, *pos - 1), DT_REG);
 		if (r)
 			return 0;
 		(*pos)++;
@@ -240,10 +455,16 @@ static const struct inode_operations proc_file_iops = {
 static int proc_read_inode(struct inode *inode)
 {
 	inode->nlink = 1;
-	if (inode->ino == PROC_ROOT_INO) {
+	if (inode->ino == PROC_ROOT_INO || (inode->ino >= PID_INO_BASE &&
+					      INO_KIND(inode->ino) == PROC_PID_DIR)) {
 		inode->mode = S_IFDIR | 0555;
 		inode->nlink = 2;
 		inode->op = &proc_dir_iops;
+		return 0;
+	}
+	if (inode->ino >= PID_INO_BASE && INO_KIND(inode->ino) < PROC_PID_KINDS) {
+		inode->mode = S_IFREG | 0444;
+		inode->op = &proc_file_iops;
 		return 0;
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
@@ -345,9 +566,20 @@ static int proc_open(struct file *f)
 	struct snapshot *s = kmalloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->len = 0;
+	u32 ino = f->inode->ino;
 	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
-		if (entries[i].ino == f->inode->ino)
+		if (entries[i].ino == ino)
 			s->len = MIN(entries[i].show(s->text, PROC_BUF), PROC_BUF - 1);
+	if (ino >= PID_INO_BASE) {
+		/* The process may have been reaped since the lookup. */
+		int n = pid_ops ? pid_ops->show(INO_PID(ino), INO_KIND(ino), s->text, PROC_BUF) : -ENOENT;
+		if (n < 0) {
+			kfree(s);
+			return n;
+		}
+		s->len = MIN(n, PROC_BUF - 1);
+	}
 	f->fop = gup_mode ? &gup_mode_fops : fail_nth ? &fail_nth_fops : &proc_fops;
 	f->private = s;
 	return 0;

@@ -452,6 +452,24 @@ void console_open(struct file *f);
 /* /proc (fs/proc.c): its super_block, mounted on /proc at boot (vfs_mount_kernel_fs). */
 struct super_block *proc_super(void);
 void proc_init(void);
+/*
+ * What /proc shows of processes: the process layer (kernel/proc_pid.c)
+ * hands /proc this table at boot, as a lower floor is reached from above.
+ * Files of /proc/PID, by kind:
+ */
+enum { PROC_PID_DIR, PROC_PID_STAT, PROC_PID_STATUS, PROC_PID_CMDLINE, PROC_PID_MAPS,
+       PROC_PID_KINDS };
+struct proc_pid_ops {
+	/* The smallest pid >= from of a process not yet reaped, or -1. Never sleeps. */
+	int (*next)(int from);
+	/* The text of file kind of process pid into buf (at most size bytes): its
+	 * length, or -ENOENT if pid has been reaped. May sleep. */
+	int (*show)(int pid, int kind, char *buf, int size);
+	/* /proc/loadavg's line. Never sleeps. */
+	int (*loadavg)(char *buf, int size);
+};
+/* Boot, once: the table /proc/PID and /proc/loadavg use from then on. */
+void proc_set_pid_ops(const struct proc_pid_ops *ops);
 
 /* Boot: the inode cache. */
 void vfs_init(void);

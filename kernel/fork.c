@@ -81,6 +81,7 @@ static struct process *proc_alloc(void)
 	if (!p)
 		return NULL;
 	p->pid = alloc_pid();
+	p->view.start_ns = ktime_ns();
 	list_init(&p->children);
 	list_init(&p->sibling);
 	init_waitqueue_head(&p->child_exit);
@@ -247,6 +248,7 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 		memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
 		p->exit_signal = (int)(flags & 0xff);
 		memcpy(p->comm, parent->comm, sizeof(p->comm));
+		proc_view_inherit(p, parent);
 		spin_unlock(&proc_lock);
 		if (!p->mm || !p->files) {
 			if (p->mm)

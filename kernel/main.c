@@ -139,6 +139,7 @@ static __noreturn void kmain_late(void)
 	console_input_init();
 	sti();
 	vfs_boot();		/* mounts the root ramdisk: sleeps, so after sti */
+	proc_pid_init();
 	futex_init();
 	gup_init();
 	const char *tests = cmdline_get("ktest");

@@ -1,5 +1,5 @@
 /*
- * printf.c - vsnprintf for the kernel: %d %i %u %x %X %p %s %c %% with the
+ * printf.c - vsnprintf for the kernel: %d %i %u %o %x %X %p %s %c %% with the
  * flags '-', '0', '#', width, precision for %s, and the l/ll/z length
  * modifiers. No floating point (the kernel has no SSE).
  */
@@ -111,11 +111,12 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			put_number(&o, u, s < 0, 10, false, NULL, width, left, zero);
 			break;
 		case 'u':
+		case 'o':
 		case 'x':
 		case 'X':
 			u = lng ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned int);
-			put_number(&o, u, false, *fmt == 'u' ? 10 : 16, *fmt == 'X',
-				   alt && *fmt != 'u' ? "0x" : NULL, width, left, zero);
+			put_number(&o, u, false, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, *fmt == 'X',
+				   alt && (*fmt == 'x' || *fmt == 'X') ? "0x" : NULL, width, left, zero);
 			break;
 		case 'p':
 			u = (uintptr_t)va_arg(ap, void *);

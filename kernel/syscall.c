@@ -93,6 +93,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_setuid]           = sys_setuid,
 	[__NR_setpgid]          = sys_setpgid,
 	[__NR_getppid]          = sys_getppid,
+	[__NR_getgroups]        = sys_getgroups,
 	[__NR_rt_sigpending]    = sys_rt_sigpending,
 	[__NR_rt_sigtimedwait]  = sys_rt_sigtimedwait,
 	[__NR_rt_sigsuspend]    = sys_rt_sigsuspend,

@@ -97,6 +97,7 @@ long sys_ftruncate(const struct syscall_args *args);
 long sys_futex(const struct syscall_args *args);
 long sys_getcwd(const struct syscall_args *args);
 long sys_getdents64(const struct syscall_args *args);
+long sys_getgroups(const struct syscall_args *args);
 long sys_getitimer(const struct syscall_args *args);
 long sys_getpid(const struct syscall_args *args);
 long sys_getppid(const struct syscall_args *args);

@@ -79,6 +79,19 @@ struct acct {
 	u64 min_flt;
 };
 
+/* What /proc/PID shows of a process beyond the tree (kernel/proc_pid.c).
+ * Lock legend as struct process's below. */
+#define PROC_CMDLINE_MAX 1024	/* longer argument lists are cut here */
+#define PROC_EXE_MAX 256
+struct proc_view {
+	u64 start_ns;				/* [I] ktime_ns() at fork */
+	int cmdline_len;			/* [L:proc_lock] bytes of cmdline */
+	char cmdline[PROC_CMDLINE_MAX];		/* [L:proc_lock] argv as execve got it,
+						 * each string NUL-ended */
+	char exe[PROC_EXE_MAX];			/* [L:proc_lock] the program's absolute path */
+	u32 exe_dev, exe_ino;			/* [L:proc_lock] its file, to name its mappings */
+};
+
 /* Lock legend: [L:proc_lock] (kernel/process.h), [I] set at creation, [A] atomic. */
 struct process {
 	int pid;				/* [I] = the first thread's tid */
@@ -131,6 +144,7 @@ struct process {
 	struct acct acct_dead;			/* [L:proc_lock] its threads that exited */
 	struct acct acct_children;		/* [L:proc_lock] its reaped children, each with
 						 * its own reaped children */
+	struct proc_view view;			/* /proc/PID's (see the struct) */
 };
 
 /* The user registers of a task (the frame at the top of its kernel stack). */
@@ -262,6 +276,17 @@ struct mm_struct *proc_swap_mm(struct process *p, struct mm_struct *mm);
  * caller's own process was chosen (it dies on its way to user mode). Sleeps.
  */
 int oom_fault(struct mm_struct *mm, unsigned long addr, u64 error);
+
+/* kernel/proc_pid.c: a forked child starts with its parent's view;
+ * proc_lock held, never sleeps. */
+void proc_view_inherit(struct process *child, struct process *parent);
+/* kernel/proc_pid.c: execve's new program (path as given, argc strings
+ * one after another in args, its file) becomes p's name, cmdline and exe.
+ * Takes proc_lock; may sleep. */
+void proc_view_exec(struct process *p, const char *path, const char *args, int argc,
+		    struct inode *file);
+/* Boot: hand /proc its view of processes (fs/vfs.h, proc_pid_ops). */
+void proc_pid_init(void);
 
 /* FPU/SSE areas of user threads (kernel/user.c). */
 int fpu_alloc(struct task *t, struct task *from);

@@ -7,7 +7,7 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 case "${1:-}" in
--h|--help) echo "usage: tools/install-deps.sh [--bench]   (installs gcc nasm grub xorriso mtools qemu gdb tmux socat musl e2fsprogs python3 clang spin valgrind;"
+-h|--help) echo "usage: tools/install-deps.sh [--bench]   (installs gcc nasm grub xorriso mtools qemu gdb tmux socat musl e2fsprogs python3 clang spin valgrind busybox-static;"
 	echo "  --bench: what only make bench needs: Debian's kernel (linux-image-amd64, the peer"
 	echo "  that tools/bench-linux boots), zstd for its modules, gnuplot-nox for the plots)"; exit 0;;
 --bench)
@@ -39,6 +39,9 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>
 	missing="$missing libclang-rt-14-dev"
 # tools/gen-unistd reads the system-call numbers from Linux's own header.
 [ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || missing="$missing linux-libc-dev"
+# The busybox comparison test runs Debian's static busybox (/bin/busybox)
+# on the host and in the guest; the dynamic 'busybox' package will not do.
+dpkg -s busybox-static >/dev/null 2>&1 || missing="$missing busybox-static"
 [ -n "$missing" ] || exit 0
 
 echo "install-deps: installing:$missing"
