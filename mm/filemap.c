@@ -175,6 +175,25 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
 	return page;
 }
 
+/*
+ * The lookup's test hooks, kept out of its steps so that find_get_page reads
+ * as the protocol: race_window() is where pagecache.debug_delay_us widens
+ * the windows after steps 2 and 3 for the torture, and slot_still_holds()
+ * is step 4, which pagecache.debug_skip_recheck turns into "yes" (the mutant
+ * the torture, the VFS readers and the model must catch).
+ */
+static void race_window(void)
+{
+	debug_delay();
+}
+
+static bool slot_still_holds(struct address_space *m, unsigned long index, struct page *page)
+{
+	if (cfg.skip_recheck)		/* deliberately broken: no recheck */
+		return true;
+	return radix_tree_lookup(&m->tree, index) == page;
+}
+
 /* The two ways a lockless lookup loses a race, as functions of their own so
  * that gdb can break on them (docs/pagecache.md). */
 static __attribute__((noipa)) void lost_race_count_was_zero(struct page *page)
@@ -200,14 +219,14 @@ struct page *find_get_page(struct address_space *m, unsigned long index)
 again:
 	page = radix_tree_lookup(&m->tree, index);	/* step 2 */
 	if (page) {
-		debug_delay();
+		race_window();
 		if (!page_cache_get_speculative(page)) {	/* step 3 */
 			lost_race_count_was_zero(page);
 			goto again;
 		}
-		debug_delay();
-		if (!cfg.skip_recheck && radix_tree_lookup(&m->tree, index) != page) {
-			lost_race_slot_changed(page);		/* step 4 */
+		race_window();
+		if (!slot_still_holds(m, index, page)) {	/* step 4 */
+			lost_race_slot_changed(page);
 			goto again;
 		}
 	}
