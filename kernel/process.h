@@ -40,9 +40,6 @@ void proc_unregister(struct process *p);
  * block sig (0: every one). Never sleep. */
 void signal_wake_threads(struct process *p);
 void __signal_wake_threads(struct process *p, int sig);
-/* The running thread's blocked mask becomes mask (never SIGKILL, SIGSTOP).
- * Never sleeps. */
-void signal_set_blocked(u64 mask);
 /* Take one pending signal of `allowed` for the running thread me of p: its
  * own first, then p's; its number, 0 if none. Never sleeps. */
 int signal_dequeue(struct task *me, struct process *p, u64 allowed);

@@ -81,33 +81,6 @@ static bool ignore_mask(void)
 CMDLINE_KEY(ignore_mask_key, "signal.debug_ignore_mask",
 	    "test of the tests: deliver signals even while the thread blocks them");
 
-void signal_set_blocked(u64 mask)
-{
-	/* Seq-cst (an xchg on x86-64): a sender that sees this thread asleep
-	 * (task->interruptible, stored after this) must see the mask it
-	 * sleeps with (wait.h, the rule for sleeps). */
-	__atomic_store_n(&current_task()->blocked, mask & ~SIG_UNBLOCKABLE, __ATOMIC_SEQ_CST);
-}
-
-void signal_mask_temporary(u64 mask)
-{
-	struct task *me = current_task();
-	if (!me->restore_mask) {	/* a call made again keeps the first saved mask */
-		me->saved_mask = me->blocked;
-		me->restore_mask = true;
-	}
-	signal_set_blocked(mask);
-}
-
-void signal_mask_restore(void)
-{
-	struct task *me = current_task();
-	if (me->restore_mask) {
-		me->restore_mask = false;
-		signal_set_blocked(me->saved_mask);
-	}
-}
-
 static bool default_ignored(int sig)
 {
 	return sig == SIGCHLD || sig == SIGCONT || sig == 23 /* SIGURG */ || sig == 28 /* SIGWINCH */;

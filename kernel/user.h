@@ -213,6 +213,9 @@ void alarm_init(void);
  * the temporary mask let through stay pending). Never sleep.
  */
 void signal_mask_temporary(u64 mask);
+/* The running thread's blocked mask becomes mask (never SIGKILL, SIGSTOP).
+ * Never sleeps. (kernel/wait.c, with the two above.) */
+void signal_set_blocked(u64 mask);
 void signal_mask_restore(void);
 /* A new task's signal state from its creator's (clone; thread: one of the
  * same process): the mask, and the alternate stack for a new process.

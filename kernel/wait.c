@@ -353,3 +353,38 @@ bool signal_pending(void)
 	u64 blocked = __atomic_load_n(&me->blocked, __ATOMIC_RELAXED);	/* our own */
 	return (pending & ~blocked) || __atomic_load_n(&me->proc->stopped, __ATOMIC_SEQ_CST);
 }
+
+/* ------------------------------------------------------------ the blocked mask */
+
+/*
+ * The running thread's blocked mask, and the temporary mask of a call
+ * (rt_sigsuspend, ppoll, pselect6): here, beside signal_pending, because
+ * both decide which signals end a sleep, and because the file system's
+ * calls (fs/select.c) set them from a floor below the signal code.
+ */
+void signal_set_blocked(u64 mask)
+{
+	/* Seq-cst (an xchg on x86-64): a sender that sees this thread asleep
+	 * (task->interruptible, stored after this) must see the mask it
+	 * sleeps with (wait.h, the rule for sleeps). */
+	__atomic_store_n(&current_task()->blocked, mask & ~SIG_UNBLOCKABLE, __ATOMIC_SEQ_CST);
+}
+
+void signal_mask_temporary(u64 mask)
+{
+	struct task *me = current_task();
+	if (!me->restore_mask) {	/* a call made again keeps the first saved mask */
+		me->saved_mask = me->blocked;
+		me->restore_mask = true;
+	}
+	signal_set_blocked(mask);
+}
+
+void signal_mask_restore(void)
+{
+	struct task *me = current_task();
+	if (me->restore_mask) {
+		me->restore_mask = false;
+		signal_set_blocked(me->saved_mask);
+	}
+}
