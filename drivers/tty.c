@@ -15,6 +15,7 @@
  */
 #include "fs/vfs.h"
 #include "drivers/console.h"
+#include "drivers/tty.h"
 #include "drivers/uart.h"
 #include "kernel/printk.h"
 #include "kernel/wait.h"
@@ -29,7 +30,15 @@
 #define TIOCGWINSZ 0x5413
 #define TIOCGPGRP 0x540f
 #define TIOCSPGRP 0x5410
+#define TIOCGSID 0x5429
 #define LINE_MAX 1024
+
+static const struct tty_job_ops *job;	/* [I] once set at boot */
+
+void tty_set_job_ops(const struct tty_job_ops *ops)
+{
+	job = ops;
+}
 
 static DEFINE_MUTEX(tty_lock);		/* one reader assembles a line at a time */
 static char line[LINE_MAX];		/* [tty_lock] the line being handed out */
@@ -127,6 +136,14 @@ struct ktermios {
 	u8 line, cc[19];
 };
 
+/* The console is the controlling terminal of init's session only. */
+static bool is_ctty(void)
+{
+	int pgid, sid;
+	job->current_ids(&pgid, &sid);
+	return sid == 1;
+}
+
 static long tty_ioctl(struct file *f, unsigned cmd, u64 arg)
 {
 	switch (cmd) {
@@ -145,9 +162,11 @@ static long tty_ioctl(struct file *f, unsigned cmd, u64 arg)
 		return copy_to_user((void *)arg, ws, sizeof(ws));
 	}
 	case TIOCGPGRP:
-		return put_user_u32((void *)arg, 1);
+		return is_ctty() ? put_user_u32((void *)arg, 1) : -ENOTTY;
 	case TIOCSPGRP:
-		return 0;
+		return is_ctty() ? 0 : -ENOTTY;
+	case TIOCGSID:
+		return is_ctty() ? put_user_u32((void *)arg, 1) : -ENOTTY;
 	}
 	return -ENOTTY;
 }

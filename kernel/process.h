@@ -34,6 +34,9 @@ void proc_unregister(struct process *p);
 
 /* kernel/signal.c: wake p's threads in interruptible sleeps. */
 void signal_wake_threads(struct process *p);
+/* kernel/sys_pgrp.c: hand the console its job-control calls (drivers/tty.h);
+ * once at boot, before init runs. Never sleeps. */
+void pgrp_init(void);
 /* kernel/exit.c: the body of the reaper thread. */
 int reaper_main(void *unused);
 

@@ -447,8 +447,6 @@ long do_kill(int pid, int sig)
 
 /* ------------------------------------------------------------ the system calls */
 
-SYSCALL_DEFINE2(kill, int, pid, int, sig) { return do_kill(pid, sig); }
-
 SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	return tid == current_task()->tid || tid == current_proc()->pid
