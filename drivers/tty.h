@@ -15,8 +15,8 @@
 #include "kernel/types.h"
 
 struct tty_job_ops {
-	/* The calling process's group and session. Never sleeps. */
-	void (*current_ids)(int *pgid, int *sid);
+	/* The calling process's pid, group and session. Never sleeps. */
+	void (*current_ids)(int *pid, int *pgid, int *sid);
 	/* Send sig to every process of group pgid: 0 if one took it, else
 	 * -ESRCH (an empty group) or send's error. Never sleeps. */
 	int (*kill_pgrp)(int pgid, int sig);

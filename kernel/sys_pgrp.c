@@ -169,9 +169,10 @@ SYSCALL_DEFINE1(getsid, int, pid) { return get_id(pid, true); }
 
 /* ------------------------------------------------------------ for the terminal */
 
-static void tty_current_ids(int *pgid, int *sid)
+static void tty_current_ids(int *pid, int *pgid, int *sid)
 {
 	struct process *me = current_proc();
+	*pid = me->pid;
 	spin_lock(&proc_lock);
 	*pgid = me->pgid;
 	*sid = me->sid;
