@@ -15,7 +15,7 @@ USER_CFLAGS ?= -std=c11 -D_GNU_SOURCE -static -O2 -Wall -Wextra -Werror -pthread
 	-Iuser/include
 
 USER_ROOT := $(B)/user/root
-USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free pcdemo gupbench dbbench preadbench fuzz peerbench
+USER_BIN := sh ls cat echo sleep mkdir rm mv cp stat sync free pcdemo gupbench dbbench preadbench fuzz peerbench
 USER_TESTS := $(sort $(basename $(notdir $(wildcard user/tests/t_*.c))))
 
 # The installed binaries, by their paths in the guest.
