@@ -468,43 +468,58 @@ struct job {
 
 static struct job jobs[MAXJOBS];
 
-static struct job *job_add(pid_t *pids, int n, const char *text)
+/* A job for the pipeline whose processes are pids (those < 0 failed to fork). */
+static void job_init(struct job *j, const pid_t *pids, int n, const char *text)
+{
+	memset(j, 0, sizeof *j);
+	j->used = 1;
+	j->pgid = pids[0];
+	for (int k = 0; k < n; k++) {
+		if (pids[k] > 0) {
+			j->pids[j->npids++] = pids[k];
+			j->alive++;
+		}
+	}
+	snprintf(j->text, sizeof j->text, "%s", text);
+}
+
+/* Keep j in the table (as %N); NULL when the table is full. */
+static struct job *job_add(const struct job *j)
 {
 	for (int i = 0; i < MAXJOBS; i++) {
-		struct job *j = &jobs[i];
-		if (j->used)
-			continue;
-		memset(j, 0, sizeof *j);
-		j->used = 1;
-		j->pgid = pids[0];
-		for (int k = 0; k < n; k++)
-			if (pids[k] > 0)
-				j->pids[j->npids++] = pids[k], j->alive++;
-		snprintf(j->text, sizeof j->text, "%s", text);
-		return j;
+		if (!jobs[i].used) {
+			jobs[i] = *j;
+			return &jobs[i];
+		}
 	}
 	return NULL;
 }
 
-/* Record a wait status for pid in its job, if it has one. */
+/* Record a wait status for pid if it is one of j's; true if it was. */
+static int job_note_in(struct job *j, pid_t pid, int st)
+{
+	for (int k = 0; j->used && k < j->npids; k++) {
+		if (j->pids[k] != pid)
+			continue;
+		if (WIFSTOPPED(st)) {
+			j->stopped = 1;
+			return 1;
+		}
+		j->pids[k] = 0;
+		j->alive--;
+		if (k == j->npids - 1)
+			j->status = st;
+		return 1;
+	}
+	return 0;
+}
+
+/* Record a wait status for pid in its job of the table, if it has one. */
 static void job_note(pid_t pid, int st)
 {
-	for (int i = 0; i < MAXJOBS; i++) {
-		struct job *j = &jobs[i];
-		for (int k = 0; j->used && k < j->npids; k++) {
-			if (j->pids[k] != pid)
-				continue;
-			if (WIFSTOPPED(st)) {
-				j->stopped = 1;
-				return;
-			}
-			j->pids[k] = 0;
-			j->alive--;
-			if (k == j->npids - 1)
-				j->status = st;
+	for (int i = 0; i < MAXJOBS; i++)
+		if (job_note_in(&jobs[i], pid, st))
 			return;
-		}
-	}
 }
 
 /* The job %N (text "%N", or "%" / NULL for the latest), or NULL. */
@@ -564,7 +579,7 @@ static void job_wait(struct job *j, int foreground)
 		while ((pid = waitpid(want, &st, interactive ? WUNTRACED : 0)) < 0 && errno == EINTR)
 			;
 		if (pid == want) {
-			job_note(pid, st);
+			job_note_in(j, pid, st);
 		} else {           /* reaped elsewhere: gone all the same */
 			j->pids[k] = 0;
 			j->alive--;
@@ -577,19 +592,26 @@ static void job_wait(struct job *j, int foreground)
 static int shell_status(int st);
 static void report_signal(int st);
 
-/* The foreground's end: its status, a stopped job kept, an ended one forgotten. */
-static int job_finish(struct job *j)
+/* A foreground job has ended: report a death by signal, give its status. */
+static int job_ended(const struct job *j)
 {
-	int idx = (int)(j - jobs) + 1;
-	if (j->stopped) {
-		fprintf(stderr, "\n[%d] Stopped\t%s\n", idx, j->text);
-		return 128 + SIGTSTP;
-	}
 	if (interactive && WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGINT)
 		fputs("\n", stderr);
 	report_signal(j->status);
-	j->used = 0;
 	return shell_status(j->status);
+}
+
+/* After a foreground wait: a stopped job is kept as %N, an ended one is done. */
+static int job_foreground_over(struct job *j, int in_table)
+{
+	if (!j->stopped) {
+		j->used = in_table ? 0 : j->used;
+		return job_ended(j);
+	}
+	struct job *t = in_table ? j : job_add(j);
+	if (t)
+		fprintf(stderr, "\n[%d] Stopped\t%s\n", (int)(t - jobs) + 1, t->text);
+	return 128 + SIGTSTP;
 }
 
 static int bi_jobs(int argc, char **argv)
@@ -624,7 +646,7 @@ static int bi_fg(int argc, char **argv)
 	if (!fg)
 		return 0;
 	job_wait(j, 1);
-	return job_finish(j);
+	return job_foreground_over(j, 1);
 }
 
 static int bi_wait(int argc, char **argv)
@@ -653,6 +675,9 @@ static int bi_wait(int argc, char **argv)
 		if (status != 127)
 			job_note(pid, st);
 	}
+	for (int i = 0; i < MAXJOBS; i++)      /* what was waited for is no job */
+		if (jobs[i].used && !jobs[i].alive)
+			jobs[i].used = 0;
 	return status;
 }
 
@@ -677,6 +702,19 @@ static int parse_signal(const char *arg)
 	return -1;
 }
 
+/* Signal job j: its group, or without job control (no groups of their
+ * own) each of its processes. 0 or -1 with errno. */
+static int job_kill(const struct job *j, int sig)
+{
+	if (interactive)
+		return kill(-j->pgid, sig);
+	int r = -1;
+	for (int k = 0; k < j->npids; k++)
+		if (j->pids[k] > 0 && kill(j->pids[k], sig) == 0)
+			r = 0;
+	return r;
+}
+
 /* kill [-SIG] %N|PID...: signal a job's group, or a process. */
 static int bi_kill(int argc, char **argv)
 {
@@ -692,7 +730,7 @@ static int bi_kill(int argc, char **argv)
 		if (argv[i][0] == '%' && !j) {
 			fprintf(stderr, "sh: kill: %s: no such job\n", argv[i]);
 			status = 1;
-		} else if (kill(j ? -j->pgid : (pid_t)atoi(argv[i]), sig) < 0) {
+		} else if ((j ? job_kill(j, sig) : kill((pid_t)atoi(argv[i]), sig)) < 0) {
 			fprintf(stderr, "sh: kill: %s: %s\n", argv[i], strerror(errno));
 			status = 1;
 		}
@@ -861,7 +899,7 @@ static void pipeline_text(const struct pipeline *pl, char *buf, size_t size)
 
 static void run_pipeline(struct pipeline *pl)
 {
-	pid_t pids[MAXCMDS], pgid = 0;
+	pid_t pids[MAXCMDS] = { 0 }, pgid = 0;
 	int in = -1;
 	const struct builtin *b = pl->cmds[0].argc ? find_builtin(pl->cmds[0].argv[0]) : NULL;
 	if (pl->ncmds == 1 && !pl->background && b) {
@@ -892,17 +930,19 @@ static void run_pipeline(struct pipeline *pl)
 	}
 	char text[80];
 	pipeline_text(pl, text, sizeof text);
-	struct job *j = pids[0] > 0 ? job_add(pids, pl->ncmds, text) : NULL;
+	struct job fg;
+	job_init(&fg, pids, pl->ncmds, text);
 	if (pl->background) {
+		struct job *j = pids[0] > 0 ? job_add(&fg) : NULL;
 		last_bg = pids[pl->ncmds - 1];
 		if (interactive && j)
 			fprintf(stderr, "[%d] %d\n", (int)(j - jobs) + 1, (int)last_bg);
 		last_status = 0;
 		return;
 	}
-	if (j) {
-		job_wait(j, 1);
-		last_status = job_finish(j);
+	if (pids[0] > 0) {
+		job_wait(&fg, 1);
+		last_status = job_foreground_over(&fg, 0);
 	}
 	if (pids[pl->ncmds - 1] < 0)
 		last_status = 126;
