@@ -56,7 +56,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb gdb-tests test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
+.PHONY: all deps run gdb gdb-tests tty-tests tty-tests-broken test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
 	lab grade lab-selftest lab-check
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
@@ -163,6 +163,14 @@ gdb: all
 gdb-tests: all
 	DEBUG=$(if $(filter 1,$(DEBUG)),1,0) $(PYTHON) tests/gdb/run-gdb-tests
 
+# The shell typed at through tmux: C-c ends cat, not the shell; background
+# jobs (tests/tty/run-tty-tests --help). tty-tests-broken boots with
+# tty.debug_no_isig and passes only if the C-c test catches it.
+tty-tests: all
+	$(PYTHON) tests/tty/run-tty-tests
+tty-tests-broken: all
+	$(PYTHON) tests/tty/run-tty-tests --expect-broken
+
 $(B)/test-module.bin: tools/mkpattern
 	@mkdir -p $(B)
 	$(PYTHON) tools/mkpattern 12345 $@
@@ -226,7 +234,7 @@ lab-check: all $(B)/test-root.img
 
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage $(B)/symlink-stage busybox-stage \
 		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests \
-		lab-selftest
+		lab-selftest tty-tests
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Debian's busybox (busybox-static, tools/install-deps.sh) and the script it

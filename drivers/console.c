@@ -27,6 +27,7 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/trap.h"
+#include "kernel/wait.h"
 #include "kernel/x86.h"
 
 #define COM1_ISA_IRQ 4
@@ -38,6 +39,7 @@ static u32 ring_tail;			/* [L:console_lock] bytes ever taken out */
 static u64 irqs;			/* [L:console_lock] interrupts handled */
 static u64 dropped;			/* [L:console_lock] bytes lost to a full ring */
 static int irq_driven;			/* [A] set once by console_input_init */
+static struct wait_queue_head input_wq = WAIT_QUEUE_HEAD_INIT(input_wq);	/* console_wait_input */
 
 /* Interrupt handler (interrupts are off): move every waiting byte to the ring. */
 static void console_irq(struct trap_frame *tf)
@@ -53,6 +55,7 @@ static void console_irq(struct trap_frame *tf)
 	}
 	irqs++;
 	spin_unlock(&console_lock);
+	wake_up_all(&input_wq);		/* wait.h, step B: the bytes are in the ring */
 }
 
 static int ring_pop(void)
@@ -64,6 +67,22 @@ static int ring_pop(void)
 		c = ring[ring_tail++ % CONSOLE_RING_SIZE];
 	spin_unlock_irqrestore(&console_lock, f);
 	return c;
+}
+
+static bool ring_nonempty(void)
+{
+	unsigned long f = spin_lock_irqsave(&console_lock);
+	bool r = ring_head != ring_tail;
+	spin_unlock_irqrestore(&console_lock, f);
+	return r;
+}
+
+void console_wait_input(void)
+{
+	if (console_input_irq_driven())
+		wait_event(input_wq, ring_nonempty());
+	else
+		msleep(10);	/* nothing would wake us: look again later */
 }
 
 bool console_input_irq_driven(void)

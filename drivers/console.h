@@ -36,6 +36,13 @@ int console_getc(void);
  */
 int console_read_line(char *buf, int max);
 
+/*
+ * console_wait_input: sleep (uninterruptibly, for a kernel thread) until a
+ * received byte waits in the ring; before console_input_init, for 10 ms.
+ * A byte may be gone again when it returns (another reader). May sleep.
+ */
+void console_wait_input(void);
+
 /* True once console_input_init has made input interrupt-driven. */
 bool console_input_irq_driven(void);
 /* Receive interrupts handled so far, and bytes dropped because the ring was full. */

@@ -302,6 +302,7 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");
 	proc_view_exec(proc, path[0] ? path : "?", a.buf, a.argc, f->inode);
+	__atomic_store_n(&proc->did_exec, true, __ATOMIC_RELAXED);	/* for setpgid's EACCES */
 	for (int i = 0; i < eh.phnum; i++)
 		if (ph[i].type == PT_LOAD && (err = zero_bss_tail(&ph[i], base)))
 			break;

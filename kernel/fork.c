@@ -245,6 +245,8 @@ static long clone_task(u64 flags, u64 stack, u64 parent_tid, u64 child_tid, u64 
 		spin_lock(&proc_lock);
 		p->cwd = igrab(parent->cwd);
 		p->umask = __atomic_load_n(&parent->umask, __ATOMIC_RELAXED);
+		p->pgid = parent->pgid;		/* fork inherits group and session */
+		p->sid = parent->sid;
 		memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
 		p->exit_signal = (int)(flags & 0xff);
 		memcpy(p->comm, parent->comm, sizeof(p->comm));
@@ -367,9 +369,11 @@ int spawn_init(void)
 	p->files = files_alloc();
 	p->cwd = igrab(vfs_root_sb()->root);
 	p->umask = 022;			/* as Linux starts init */
+	p->pgid = p->sid = p->pid;	/* the first session and group */
 	init_waitqueue_head(&reaper_wq);
 	kthread_run(reaper_main, NULL, "reaper");
 	alarm_init();
+	pgrp_init();
 	int err = console_open_stdio(p->files);
 	if (err)
 		return err;

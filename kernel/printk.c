@@ -222,16 +222,27 @@ void printk_raw(const char *fmt, ...)
 }
 
 /* A user program's output (the console tty): bytes as they are, '\n' as
- * "\r\n", under the console lock so a kernel line never lands mid-line. */
-void console_write(const char *s, size_t n)
+ * "\r\n" if crlf, under the console lock so a kernel line never lands
+ * mid-line. */
+static void __console_write(const char *s, size_t n, bool crlf)
 {
 	unsigned long f = console_enter();
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n')
+		if (s[i] == '\n' && crlf)
 			console_putc('\r');
 		console_putc(s[i]);
 	}
 	if (n)
 		at_line_start = s[n - 1] == '\n';
 	console_exit(f);
+}
+
+void console_write(const char *s, size_t n)
+{
+	__console_write(s, n, true);
+}
+
+void console_write_raw(const char *s, size_t n)
+{
+	__console_write(s, n, false);
 }

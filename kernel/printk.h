@@ -58,6 +58,8 @@ int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format
 void printk_panic_mode(void);
 /* Raw bytes to the console (user output): "\n" becomes "\r\n". */
 void console_write(const char *s, size_t n);
+/* The same, with no "\r" added (a terminal without OPOST|ONLCR). */
+void console_write_raw(const char *s, size_t n);
 /* The newest size bytes (or fewer) of the kernel log; the count copied. */
 int printk_log_read(char *buf, int size);
 

@@ -69,6 +69,9 @@ int __wait_report(struct process *c, int options, bool take);
  * parent ignores SIGCHLD and p was reaped at once (unlinked, out of the
  * table: the caller drops the parent's reference). proc_lock held. */
 bool __child_exit_notify(struct process *p);
+/* kernel/sys_pgrp.c: hand the console its job-control calls (drivers/tty.h);
+ * once at boot, before init runs. Never sleeps. */
+void pgrp_init(void);
 /* kernel/exit.c: the body of the reaper thread. */
 int reaper_main(void *unused);
 

@@ -618,8 +618,6 @@ static long kill_thread(int tgid, int tid, int sig)
 
 /* ------------------------------------------------------------ the system calls */
 
-SYSCALL_DEFINE2(kill, int, pid, int, sig) { return do_kill(pid, sig); }
-
 SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	return tid <= 0 ? -EINVAL : kill_thread(0, tid, sig);

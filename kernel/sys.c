@@ -34,7 +34,6 @@ SYSCALL_DEFINE0(gettid) { return current_task()->tid; }
 SYSCALL_DEFINE0(getppid) { return proc_getppid(); }
 SYSCALL_DEFINE0(getuid) { return 0; }
 SYSCALL_DEFINE1(setuid, u64, uid) { return uid == 0 ? 0 : -EPERM; }
-SYSCALL_DEFINE2(setpgid, u64, pid, u64, pgid) { return 0; }
 
 SYSCALL_DEFINE1(set_tid_address, uaddr_t, utidptr)
 {

@@ -93,7 +93,11 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_setuid]           = sys_setuid,
 	[__NR_setpgid]          = sys_setpgid,
 	[__NR_getppid]          = sys_getppid,
+	[__NR_getpgrp]          = sys_getpgrp,
+	[__NR_setsid]           = sys_setsid,
 	[__NR_getgroups]        = sys_getgroups,
+	[__NR_getpgid]          = sys_getpgid,
+	[__NR_getsid]           = sys_getsid,
 	[__NR_rt_sigpending]    = sys_rt_sigpending,
 	[__NR_rt_sigtimedwait]  = sys_rt_sigtimedwait,
 	[__NR_rt_sigsuspend]    = sys_rt_sigsuspend,
@@ -149,10 +153,6 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_setgid]           = sys_setuid,  	/* only 0 is accepted, as for setuid */
 	[__NR_geteuid]          = sys_getuid,  	/* every id is 0 */
 	[__NR_getegid]          = sys_getuid,  	/* every id is 0 */
-	[__NR_getpgrp]          = sys_getpid,  	/* no job control yet: each process is its own group and session */
-	[__NR_setsid]           = sys_getpid,  	/* no job control yet: answers the caller's pid, as a new session would */
-	[__NR_getpgid]          = sys_getpid,  	/* no job control yet: the caller's pid, whatever pid is asked about */
-	[__NR_getsid]           = sys_getpid,  	/* no job control yet: the caller's pid, whatever pid is asked about */
 
 	/* Roundabout's own (kernel/syscall.h, user/include/roundabout.h). */
 	[__NR_rb_pin] = sys_rb_pin,

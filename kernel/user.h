@@ -123,6 +123,10 @@ struct process {
 	char comm[16];				/* [L:proc_lock] its program's name (exec) */
 	u32 umask;				/* [A] permission bits new files and
 						 * directories do not get (umask(2)) */
+	int pgid;				/* [L:proc_lock] process group (kernel/sys_pgrp.c) */
+	int sid;				/* [L:proc_lock] session: its leader's pid */
+	bool did_exec;				/* [A] has called execve: its parent's setpgid
+						 * on it gives EACCES */
 	u64 pending;				/* [A] signals sent to the process (the shared
 						 * set; each thread's own is task.sigpending) */
 	atomic_t refcount;			/* [A] threads + the parent's link */

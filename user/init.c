@@ -12,10 +12,12 @@
  *    final "exit N" line and powers off.
  *
  * The kernel hands init descriptors 0, 1 and 2 open on the console; the
- * programs inherit them, with PATH=/bin:/tests HOME=/ TERM=dumb.
+ * programs inherit them, with PATH=/bin:/tests HOME=/ TERM=dumb, each in
+ * a process group of its own that is the console's foreground group.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,14 @@ static pid_t spawn(char *const argv[])
 {
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* A process group of its own, made the terminal's foreground
+		 * (as a shell does for a job), so that a typed ^C or ^Z goes
+		 * to the program, never to init. SIGTTOU is ignored meanwhile:
+		 * until tcsetpgrp the child is in the background. */
+		setpgid(0, 0);
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(0, getpid());
+		signal(SIGTTOU, SIG_DFL);
 		execve(argv[0], argv, envp);
 		fprintf(stderr, "init: %s: %s\n", argv[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);

@@ -7,8 +7,17 @@
  * backslash; # comments; ; and newline between commands; pipelines
  * a | b | c; redirections < f, > f, >> f, N> f, N>> f, N>&M; & to run in
  * the background; $? $$ $! $# $0..$9 $NAME ${NAME} from the environment.
- * Builtins: cd, exit, export, pwd, wait, true, false, ':'. There are no
- * globs, no control structures and no field splitting of $NAME.
+ * Builtins: cd, exit, export, pwd, wait, jobs, fg, bg, kill, true, false,
+ * ':'. There are no globs, no control structures and no field splitting
+ * of $NAME.
+ *
+ * Job control, when standard input is a terminal: the shell leads a
+ * process group of its own and ignores SIGINT, SIGQUIT, SIGTSTP, SIGTTIN
+ * and SIGTTOU; each pipeline runs in a new group, made the terminal's
+ * foreground group while it runs (so a typed ^C ends it, not the shell),
+ * and the shell takes the terminal back after. "cmd &" prints "[N] PID";
+ * jobs, fg [%N], bg [%N], wait [%N|PID...] and kill [-SIG] %N|PID act on
+ * them, and a finished background job is reported before the next prompt.
  *
  * Input is lexed lazily, one pipeline at a time, so that "false; echo $?"
  * expands $? after false has run. The shell itself writes only with
@@ -64,6 +73,7 @@ struct str {
 static int last_status;      /* $? */
 static pid_t last_bg;        /* $! */
 static int interactive;
+static pid_t shell_pgid;     /* the shell's group, the terminal's between jobs */
 static int npos;             /* $0..$N: the script's name and arguments */
 static char **pos;
 
@@ -441,17 +451,289 @@ static int shell_status(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* ------------------------------------------------------------ jobs */
+
+enum { MAXJOBS = 16 };
+
+/* A pipeline started in the background, or stopped in the foreground. */
+struct job {
+	int used;
+	pid_t pgid;                /* its group (its first process) */
+	pid_t pids[MAXCMDS];       /* 0 once reaped */
+	int npids, alive;
+	int status;                /* the last process's wait status */
+	int stopped;
+	char text[80];             /* the command, for jobs */
+};
+
+static struct job jobs[MAXJOBS];
+
+/* A job for the pipeline whose processes are pids (those < 0 failed to fork). */
+static void job_init(struct job *j, const pid_t *pids, int n, const char *text)
+{
+	memset(j, 0, sizeof *j);
+	j->used = 1;
+	j->pgid = pids[0];
+	for (int k = 0; k < n; k++) {
+		if (pids[k] > 0) {
+			j->pids[j->npids++] = pids[k];
+			j->alive++;
+		}
+	}
+	snprintf(j->text, sizeof j->text, "%s", text);
+}
+
+/* Keep j in the table (as %N); NULL when the table is full. */
+static struct job *job_add(const struct job *j)
+{
+	for (int i = 0; i < MAXJOBS; i++) {
+		if (!jobs[i].used) {
+			jobs[i] = *j;
+			return &jobs[i];
+		}
+	}
+	return NULL;
+}
+
+/* Record a wait status for pid if it is one of j's; true if it was. */
+static int job_note_in(struct job *j, pid_t pid, int st)
+{
+	for (int k = 0; j->used && k < j->npids; k++) {
+		if (j->pids[k] != pid)
+			continue;
+		if (WIFSTOPPED(st)) {
+			j->stopped = 1;
+			return 1;
+		}
+		j->pids[k] = 0;
+		j->alive--;
+		if (k == j->npids - 1)
+			j->status = st;
+		return 1;
+	}
+	return 0;
+}
+
+/* Record a wait status for pid in its job of the table, if it has one. */
+static void job_note(pid_t pid, int st)
+{
+	for (int i = 0; i < MAXJOBS; i++)
+		if (job_note_in(&jobs[i], pid, st))
+			return;
+}
+
+/* The job %N (text "%N", or "%" / NULL for the latest), or NULL. */
+static struct job *job_find(const char *spec)
+{
+	struct job *last = NULL;
+	if (spec && spec[0] == '%' && spec[1]) {
+		int n = atoi(spec + 1);
+		return n >= 1 && n <= MAXJOBS && jobs[n - 1].used ? &jobs[n - 1] : NULL;
+	}
+	for (int i = 0; i < MAXJOBS; i++)
+		if (jobs[i].used)
+			last = &jobs[i];
+	return last;
+}
+
+static const char *job_state(const struct job *j)
+{
+	static char buf[48];
+	if (j->alive)
+		return j->stopped ? "Stopped" : "Running";
+	if (WIFSIGNALED(j->status))
+		return strsignal(WTERMSIG(j->status));
+	if (WEXITSTATUS(j->status))
+		snprintf(buf, sizeof buf, "Exit %d", WEXITSTATUS(j->status));
+	return WEXITSTATUS(j->status) ? buf : "Done";
+}
+
+/* Collect every child that has ended (or stopped), without waiting; with
+ * notify, report and forget the jobs that have ended. */
+static void jobs_reap(int notify)
+{
+	int st;
+	pid_t pid;
+	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED)) > 0)
+		job_note(pid, st);
+	for (int i = 0; notify && i < MAXJOBS; i++) {
+		if (jobs[i].used && !jobs[i].alive) {
+			if (interactive)
+				fprintf(stderr, "[%d] %s\t%s\n", i + 1, job_state(&jobs[i]), jobs[i].text);
+			jobs[i].used = 0;
+		}
+	}
+}
+
+/* Wait until job j has ended or stopped; the terminal is its meanwhile. */
+static void job_wait(struct job *j, int foreground)
+{
+	int st;
+	if (foreground && interactive)
+		tcsetpgrp(0, j->pgid);
+	j->stopped = 0;
+	for (int k = 0; k < j->npids && !j->stopped; k++) {
+		pid_t want = j->pids[k], pid;
+		if (!want)
+			continue;
+		while ((pid = waitpid(want, &st, interactive ? WUNTRACED : 0)) < 0 && errno == EINTR)
+			;
+		if (pid == want) {
+			job_note_in(j, pid, st);
+		} else {           /* reaped elsewhere: gone all the same */
+			j->pids[k] = 0;
+			j->alive--;
+		}
+	}
+	if (foreground && interactive)
+		tcsetpgrp(0, shell_pgid);
+}
+
+static int shell_status(int st);
+static void report_signal(int st);
+
+/* A foreground job has ended: report a death by signal, give its status. */
+static int job_ended(const struct job *j)
+{
+	if (interactive && WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGINT)
+		fputs("\n", stderr);
+	report_signal(j->status);
+	return shell_status(j->status);
+}
+
+/* After a foreground wait: a stopped job is kept as %N, an ended one is done. */
+static int job_foreground_over(struct job *j, int in_table)
+{
+	if (!j->stopped) {
+		j->used = in_table ? 0 : j->used;
+		return job_ended(j);
+	}
+	struct job *t = in_table ? j : job_add(j);
+	if (t)
+		fprintf(stderr, "\n[%d] Stopped\t%s\n", (int)(t - jobs) + 1, t->text);
+	return 128 + SIGTSTP;
+}
+
+static int bi_jobs(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	jobs_reap(0);
+	for (int i = 0; i < MAXJOBS; i++) {
+		if (!jobs[i].used)
+			continue;
+		dprintf(1, "[%d] %s\t%s\n", i + 1, job_state(&jobs[i]), jobs[i].text);
+		if (!jobs[i].alive)
+			jobs[i].used = 0;
+	}
+	return 0;
+}
+
+/* fg and bg: continue a job, in the foreground (waiting) or not. */
+static int bi_fg(int argc, char **argv)
+{
+	struct job *j = job_find(argc > 1 ? argv[1] : NULL);
+	if (!j) {
+		fprintf(stderr, "sh: %s: %s: no such job\n", argv[0], argc > 1 ? argv[1] : "current");
+		return 1;
+	}
+	int fg = !strcmp(argv[0], "fg");
+	fprintf(stderr, "%s%s\n", j->text, fg ? "" : " &");
+	if (fg && interactive)
+		tcsetpgrp(0, j->pgid);	/* before SIGCONT, so a reader does not stop again */
+	if (j->stopped)
+		kill(-j->pgid, SIGCONT);
+	j->stopped = 0;
+	if (!fg)
+		return 0;
+	job_wait(j, 1);
+	return job_foreground_over(j, 1);
+}
+
 static int bi_wait(int argc, char **argv)
 {
 	int st, status = 0;
 	if (argc < 2) {
-		while (waitpid(-1, &st, 0) > 0)
-			;
+		pid_t pid;
+		while ((pid = waitpid(-1, &st, 0)) > 0 || (pid < 0 && errno == EINTR))
+			if (pid > 0)
+				job_note(pid, st);
+		for (int i = 0; i < MAXJOBS; i++)
+			jobs[i].used = 0;
 		return 0;
 	}
 	for (int i = 1; i < argc; i++) {
+		struct job *j = argv[i][0] == '%' ? job_find(argv[i]) : NULL;
+		if (j) {
+			job_wait(j, 0);
+			status = shell_status(j->status);
+			if (!j->alive)
+				j->used = 0;
+			continue;
+		}
 		pid_t pid = (pid_t)atoi(argv[i]);
-		status = waitpid(pid, &st, 0) == pid ? shell_status(st) : 127;
+		status = argv[i][0] != '%' && waitpid(pid, &st, 0) == pid ? shell_status(st) : 127;
+		if (status != 127)
+			job_note(pid, st);
+	}
+	for (int i = 0; i < MAXJOBS; i++)      /* what was waited for is no job */
+		if (jobs[i].used && !jobs[i].alive)
+			jobs[i].used = 0;
+	return status;
+}
+
+static const struct { const char *name; int sig; } signames[] = {
+	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "KILL", SIGKILL },
+	{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM },
+	{ "TERM", SIGTERM }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
+	{ "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+};
+
+/* "-9", "-KILL" or "-SIGKILL": the signal, or -1. */
+static int parse_signal(const char *arg)
+{
+	const char *name = arg + 1;
+	if (isdigit((unsigned char)*name))
+		return atoi(name);
+	if (!strncmp(name, "SIG", 3))
+		name += 3;
+	for (size_t i = 0; i < sizeof signames / sizeof signames[0]; i++)
+		if (!strcmp(signames[i].name, name))
+			return signames[i].sig;
+	return -1;
+}
+
+/* Signal job j: its group, or without job control (no groups of their
+ * own) each of its processes. 0 or -1 with errno. */
+static int job_kill(const struct job *j, int sig)
+{
+	if (interactive)
+		return kill(-j->pgid, sig);
+	int r = -1;
+	for (int k = 0; k < j->npids; k++)
+		if (j->pids[k] > 0 && kill(j->pids[k], sig) == 0)
+			r = 0;
+	return r;
+}
+
+/* kill [-SIG] %N|PID...: signal a job's group, or a process. */
+static int bi_kill(int argc, char **argv)
+{
+	int sig = SIGTERM, i = 1, status = 0;
+	if (argc > 1 && argv[1][0] == '-' && (sig = parse_signal(argv[1])) >= 0)
+		i = 2;
+	if (sig < 0 || i >= argc) {
+		fprintf(stderr, "sh: kill: usage: kill [-SIG] %%N|PID...\n");
+		return 2;
+	}
+	for (; i < argc; i++) {
+		struct job *j = argv[i][0] == '%' ? job_find(argv[i]) : NULL;
+		if (argv[i][0] == '%' && !j) {
+			fprintf(stderr, "sh: kill: %s: no such job\n", argv[i]);
+			status = 1;
+		} else if ((j ? job_kill(j, sig) : kill((pid_t)atoi(argv[i]), sig)) < 0) {
+			fprintf(stderr, "sh: kill: %s: %s\n", argv[i], strerror(errno));
+			status = 1;
+		}
 	}
 	return status;
 }
@@ -472,6 +754,7 @@ static const struct builtin {
 	{ "cd", bi_cd }, { "exit", bi_exit }, { "export", bi_export },
 	{ "pwd", bi_pwd }, { "wait", bi_wait }, { "true", bi_status },
 	{ "false", bi_status }, { ":", bi_status }, { "help", bi_help },
+	{ "jobs", bi_jobs }, { "fg", bi_fg }, { "bg", bi_fg }, { "kill", bi_kill },
 };
 
 /* help: the builtins, and the programs in /bin (each takes --help). */
@@ -568,12 +851,18 @@ static int run_builtin_here(const struct builtin *b, struct cmd *c)
 	return status;
 }
 
-/* In a child of the pipeline: wire up descriptors and run the command. */
-static void child(struct cmd *c, int in, int out)
+static const int job_signals[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
+
+/* In a child of the pipeline: its process group (pgid 0: a new one, and
+ * the terminal's if foreground), then descriptors, then the command. */
+static void child(struct cmd *c, int in, int out, pid_t pgid, int foreground)
 {
 	if (interactive) {         /* the shell ignores them; programs must not */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
+		setpgid(0, pgid);
+		if (foreground)
+			tcsetpgrp(0, getpgrp());	/* SIGTTOU is still ignored here */
+		for (size_t i = 0; i < sizeof job_signals / sizeof job_signals[0]; i++)
+			signal(job_signals[i], SIG_DFL);
 	}
 	if (in >= 0)
 		dup2(in, 0);
@@ -595,9 +884,22 @@ static void report_signal(int st)
 		fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
 }
 
+/* The pipeline as jobs lists it: "a x | b &". */
+static void pipeline_text(const struct pipeline *pl, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < pl->ncmds; i++)
+		for (int k = 0; k < pl->cmds[i].argc && n < size; k++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? " " : i ? " | " : "",
+					      pl->cmds[i].argv[k]);
+	if (pl->background && n < size)
+		snprintf(buf + n, size - n, " &");
+}
+
 static void run_pipeline(struct pipeline *pl)
 {
-	pid_t pids[MAXCMDS];
+	pid_t pids[MAXCMDS] = { 0 }, pgid = 0;
 	int in = -1;
 	const struct builtin *b = pl->cmds[0].argc ? find_builtin(pl->cmds[0].argv[0]) : NULL;
 	if (pl->ncmds == 1 && !pl->background && b) {
@@ -612,31 +914,38 @@ static void run_pipeline(struct pipeline *pl)
 		}
 		pids[i] = fork();
 		if (pids[i] == 0)
-			child(&pl->cmds[i], in, p[1]);
+			child(&pl->cmds[i], in, p[1], pgid, !pl->background);
 		if (pids[i] < 0)
 			perror("sh: fork");
+		if (pids[i] > 0 && interactive) {
+			if (!pgid)
+				pgid = pids[i];
+			setpgid(pids[i], pgid);	/* the child does it too: whoever is first */
+		}
 		if (in >= 0)
 			close(in);
 		if (p[1] >= 0)
 			close(p[1]);
 		in = p[0];
 	}
+	char text[80];
+	pipeline_text(pl, text, sizeof text);
+	struct job fg;
+	job_init(&fg, pids, pl->ncmds, text);
 	if (pl->background) {
+		struct job *j = pids[0] > 0 ? job_add(&fg) : NULL;
 		last_bg = pids[pl->ncmds - 1];
-		if (interactive)
-			fprintf(stderr, "[%d]\n", (int)last_bg);
+		if (interactive && j)
+			fprintf(stderr, "[%d] %d\n", (int)(j - jobs) + 1, (int)last_bg);
 		last_status = 0;
 		return;
 	}
-	for (int i = 0; i < pl->ncmds; i++) {
-		int st = 0;
-		if (pids[i] > 0 && waitpid(pids[i], &st, 0) == pids[i] && i == pl->ncmds - 1) {
-			last_status = shell_status(st);
-			report_signal(st);
-		} else if (pids[i] < 0 && i == pl->ncmds - 1) {
-			last_status = 126;
-		}
+	if (pids[0] > 0) {
+		job_wait(&fg, 1);
+		last_status = job_foreground_over(&fg, 0);
 	}
+	if (pids[pl->ncmds - 1] < 0)
+		last_status = 126;
 }
 
 /* Run every pipeline in text; a syntax error skips to the next line. */
@@ -705,7 +1014,7 @@ static void usage(void)
 	       "       sh -c STRING [ARG0 [ARG...]]\n"
 	       "Runs commands from FILE, from STRING, or from standard input.\n"
 	       "Supports quotes, ; & | < > >> N> N>&M, $? $$ $! $# $0-$9 $NAME,\n"
-	       "and the builtins cd exit export pwd wait true false help.\n");
+	       "and the builtins cd exit export pwd wait jobs fg bg kill true false help.\n");
 }
 
 int main(int argc, char **argv)
@@ -737,13 +1046,15 @@ int main(int argc, char **argv)
 	pos = argv;
 	interactive = isatty(0);
 	if (interactive) {
-		signal(SIGINT, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
+		for (size_t i = 0; i < sizeof job_signals / sizeof job_signals[0]; i++)
+			signal(job_signals[i], SIG_IGN);
+		setpgid(0, 0);     /* EPERM for a session leader: it leads its group already */
+		shell_pgid = getpgrp();
+		tcsetpgrp(0, shell_pgid);
 	}
 	for (;;) {
 		if (interactive) {
-			while (waitpid(-1, NULL, WNOHANG) > 0)
-				;   /* reap finished background jobs */
+			jobs_reap(1);
 			fputs("$ ", stderr);
 		}
 		char *line = read_line();

@@ -15,7 +15,7 @@ USER_CFLAGS ?= -std=c11 -D_GNU_SOURCE -static -O2 -Wall -Wextra -Werror -pthread
 	-Iuser/include
 
 USER_ROOT := $(B)/user/root
-USER_BIN := sh ls cat echo mkdir rm mv cp stat sync free uname pcdemo gupbench dbbench preadbench fuzz peerbench
+USER_BIN := sh ls cat echo sleep mkdir rm mv cp stat sync free uname pcdemo gupbench dbbench preadbench fuzz peerbench
 USER_TESTS := $(sort $(basename $(notdir $(wildcard user/tests/t_*.c))))
 
 # The installed binaries, by their paths in the guest.
@@ -66,9 +66,10 @@ $(USER_ROOT)/tests/%: user/tests/%.c $(wildcard user/tests/*.h) user/include/rou
 # t_rmap reads Roundabout's own /proc counters and t_pin calls its own
 # SYS_rb_pin (ENOSYS on Linux), t_failnth its /proc/fail-nth, t_kernel_hash
 # its /proc/kernel-hash, t_exhaust and t_enospc its limits and disks, and
-# t_held_at_poweroff writes to / for a tests/disks.txt boot: they run only there.
+# t_held_at_poweroff writes to / for a tests/disks.txt boot, and t_tty needs
+# the console as its terminal: they run only there.
 USER_ROUNDABOUT_ONLY := t_rmap t_pin t_gup_torture t_failnth t_kernel_hash t_exhaust t_enospc \
-	t_held_at_poweroff
+	t_held_at_poweroff t_tty
 USER_TEST_FILES := $(filter-out $(USER_ROUNDABOUT_ONLY:%=$(USER_ROOT)/tests/%),$(USER_TESTS:%=$(USER_ROOT)/tests/%))
 user-host-tests: $(USER_TEST_FILES)
 	@progs=0; checks=0; bad=0; \

@@ -1,8 +1,8 @@
 # commands.gdb - every rb- command on a known state, for run-gdb-tests:
-# the shell (/bin/sh; init is pid 1) waits for a line, holding the
-# tty's mutex. Each command's output is between "rb-test: begin NAME" and
-# "rb-test: end NAME" lines.
-break console_getc
+# the shell (/bin/sh; init is pid 1) is about to wait for a line, holding
+# the tty's reader mutex. Each command's output is between "rb-test: begin
+# NAME" and "rb-test: end NAME" lines.
+break read_canon
 continue
 delete
 define rbt
