@@ -125,13 +125,16 @@ static void check_user_rip(struct trap_frame *tf)
 static void restart_fixup(struct trap_frame *tf, long nr, const struct k_sigaction *act)
 {
 	long ret = (long)tf->rax;
-	if (nr < 0 || (ret != -ERESTARTSYS && ret != -ERESTARTNOHAND))
+	if (nr < 0 || (ret != -ERESTARTSYS && ret != -ERESTARTNOHAND &&
+		       ret != -ERESTART_RESTARTBLOCK))
 		return;
-	if (act && (ret == -ERESTARTNOHAND || !(act->flags & SA_RESTART))) {
+	if (act && (ret != -ERESTARTSYS || !(act->flags & SA_RESTART))) {
 		tf->rax = (u64)-EINTR;
 		return;
 	}
-	tf->rax = (u64)nr;	/* the call again, with the same arguments */
+	/* The call again, with the same arguments; or, for a sleep, restart_syscall,
+	 * which sleeps only the time that was left (kernel/sys.c). */
+	tf->rax = ret == -ERESTART_RESTARTBLOCK ? (u64)__NR_restart_syscall : (u64)nr;
 	tf->rip -= 2;		/* back over the syscall instruction (0f 05) */
 }
 
@@ -549,13 +552,19 @@ static int __send(struct process *p, struct task *t, int sig)
 		return 0;
 	/* Seq-cst (a lock or): a full barrier before reading
 	 * task->interruptible (wait.h, the rule for sleeps). */
+	/* An ignored signal kept only because a thread blocks it wakes nobody:
+	 * it would end a sleep for nothing (8 threads forking, each child's
+	 * SIGCHLD, while one thread sat in fork with every signal blocked, kept
+	 * waking a sleeper). */
+	bool wake = !action_ignores(&p->sigaction[sig], sig);
 	if (t) {
 		__atomic_or_fetch(&t->sigpending, sigmask_of(sig), __ATOMIC_SEQ_CST);
-		if (!signal_debug_no_wake())
+		if (wake && !signal_debug_no_wake())
 			__wake_thread(t, sig);
 	} else {
 		__atomic_or_fetch(&p->pending, sigmask_of(sig), __ATOMIC_SEQ_CST);
-		__signal_wake_threads(p, sig);
+		if (wake)
+			__signal_wake_threads(p, sig);
 	}
 	return 0;
 }

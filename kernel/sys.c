@@ -247,15 +247,16 @@ SYSCALL_DEFINE1(time, uaddr_t, utloc)
 	return t;
 }
 
-/* Sleep ns nanoseconds, or until a signal (wait.h: interruptible): then
- * the time left goes to urem, if given, and the call is restarted or
- * returns EINTR (kernel/signal.c). */
-static long sleep_ns(u64 ns, u64 urem)
+/* Sleep until end (ktime_ns), or until a signal (wait.h: interruptible):
+ * then the time left goes to urem, if given, and the call returns EINTR if
+ * a handler runs, or goes on through restart_syscall with only the time
+ * that was left, as Linux's restart block (kernel/signal.c). */
+static long sleep_until(u64 end, u64 urem)
 {
-	u64 start = ktime_ns(), end = start + ns;
 	int err = 0;
-	if (ns >= 1000000)	/* whole ticks asleep, the rest yielding */
-		err = sleep_interruptible_until(start + ns / 1000000 * 1000000);
+	u64 start = ktime_ns();
+	if (end > start && end - start >= 1000000)	/* whole ticks asleep, the rest yielding */
+		err = sleep_interruptible_until(start + (end - start) / 1000000 * 1000000);
 	while (!err && ktime_ns() < end) {
 		if (signal_pending())
 			err = -ERESTARTSYS;
@@ -268,7 +269,25 @@ static long sleep_ns(u64 ns, u64 urem)
 	struct timespec rem = { (s64)(left / 1000000000ULL), (s64)(left % 1000000000ULL) };
 	if (urem && copy_to_user((void *)urem, &rem, sizeof(rem)))
 		return -EFAULT;
-	return -ERESTARTNOHAND;
+	struct task *me = current_task();
+	me->restart_deadline = end;
+	me->restart_urem = urem;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long sleep_ns(u64 ns, u64 urem)
+{
+	return sleep_until(ktime_ns() + ns, urem);
+}
+
+/* The kernel's own way back into an interrupted sleep (restart_fixup sets
+ * it up); a program that calls it with nothing to go on with gets EINTR. */
+SYSCALL_DEFINE0(restart_syscall)
+{
+	struct task *me = current_task();
+	u64 end = me->restart_deadline;
+	me->restart_deadline = 0;
+	return end ? sleep_until(end, me->restart_urem) : -EINTR;
 }
 
 SYSCALL_DEFINE2(nanosleep, uaddr_t, ureq, uaddr_t, urem)

@@ -115,6 +115,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_sched_getaffinity] = sys_sched_getaffinity,
 	[__NR_getdents64]       = sys_getdents64,
 	[__NR_set_tid_address]  = sys_set_tid_address,
+	[__NR_restart_syscall]  = sys_restart_syscall,
 	[__NR_clock_gettime]    = sys_clock_gettime,
 	[__NR_clock_getres]     = sys_clock_getres,
 	[__NR_clock_nanosleep]  = sys_clock_nanosleep,

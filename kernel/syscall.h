@@ -161,6 +161,7 @@ long sys_sched_yield(const struct syscall_args *args);
 long sys_select(const struct syscall_args *args);
 long sys_set_robust_list(const struct syscall_args *args);
 long sys_set_tid_address(const struct syscall_args *args);
+long sys_restart_syscall(const struct syscall_args *args);
 long sys_setitimer(const struct syscall_args *args);
 long sys_setpgid(const struct syscall_args *args);
 long sys_setsid(const struct syscall_args *args);

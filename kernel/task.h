@@ -100,6 +100,9 @@ struct task {
 	u64 saved_mask;			/* [P] the mask before a temporary one (sigsuspend),
 					 * put back on the way out (restore_mask) */
 	bool restore_mask;		/* [P] saved_mask is to be put back */
+	u64 restart_deadline;		/* [P] an interrupted sleep's end (ktime_ns), for
+					 * restart_syscall; 0: nothing to go on with */
+	u64 restart_urem;		/* [P] and where its time left goes (0: nowhere) */
 	u64 sas_sp, sas_size;		/* [P] alternate signal stack; size 0: none */
 	u32 sas_flags;			/* [P] SS_AUTODISARM, or 0 */
 	int interruptible;		/* [A] 1 while in an interruptible sleep: a signal

@@ -92,5 +92,7 @@ phys_addr_t __pa(const void *va);
 /* A signal interrupted the call; never seen by a program (kernel/signal.c). */
 #define ERESTARTSYS 512		/* again, unless a handler without SA_RESTART runs */
 #define ERESTARTNOHAND 514	/* again only if no handler runs */
+#define ERESTART_RESTARTBLOCK 516	/* on through restart_syscall (the time left),
+					 * or EINTR if a handler runs */
 
 #endif

@@ -260,6 +260,43 @@ static void autoreap(void)
 	tap_check_exit(pid, 5, "back to SIG_DFL, a child is a zombie until waited for");
 }
 
+/*
+ * A sleep that stops and continues goes on for only the time that was
+ * left (Linux's restart_syscall), not its whole time again after every
+ * SIGCONT. The child sleeps 2 s; it is stopped and continued 8 times in
+ * its first 1.2 s. Going on: it wakes at about 2 s; starting over, not
+ * before 1.2 + 2 s. The bound between is 2.7 s.
+ */
+static void sleep_goes_on_after_stops(void)
+{
+	CHECK_ERR(syscall(SYS_restart_syscall), EINTR,
+		  "restart_syscall with no interrupted sleep to go on with: EINTR");
+	int p[2];
+	CHECK_OK(pipe(p), "a pipe for the sleeper's time");
+	pid_t pid = fork();
+	if (pid == 0) {
+		double t0 = now_s();
+		struct timespec two = { 2, 0 };
+		nanosleep(&two, NULL);
+		double took = now_s() - t0;
+		write(p[1], &took, sizeof(took));
+		_exit(0);
+	}
+	for (int i = 0; i < 8; i++) {
+		nap_ms(150);
+		kill(pid, SIGSTOP);
+		nap_ms(1);
+		kill(pid, SIGCONT);
+	}
+	double took = 0;
+	CHECK(read(p[0], &took, sizeof(took)) == sizeof(took), "the sleeper says how long it slept");
+	waitpid(pid, NULL, 0);
+	tap_check(took >= 1.99 && took < 2.7, "a 2 s nanosleep stopped and continued 8 times ends "
+		  "after about 2 s, not after its whole time again", "took %.2f s", took);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	tap_start();
@@ -275,5 +312,6 @@ int main(int argc, char **argv)
 	stop_and_continue_race();
 	threads_stop();
 	autoreap();
+	sleep_goes_on_after_stops();
 	return tap_done();
 }
