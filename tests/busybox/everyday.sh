@@ -54,9 +54,12 @@ export BB
 # The scratch tree: a few files with fixed contents and times.
 setup() {
 	umask 022	# the modes ls shows, whatever umask started the run
-	bb rm -rf w
-	bb mkdir -p w/d/e w/src
-	cd w || exit 1
+	# A fresh directory of its own under $TMPDIR (or /tmp), so that two
+	# runs side by side, or a run on the host, leave nothing behind.
+	scratch=$(bb mktemp -d "${TMPDIR:-/tmp}/everyday.XXXXXX") || exit 1
+	trap 'cd / && bb rm -rf "$scratch"' EXIT
+	bb mkdir -p "$scratch/w/d/e" "$scratch/w/src"
+	cd "$scratch/w" || exit 1
 	bb seq 1 20 > src/numbers
 	printf 'pear\napple\nfig\napple\nbanana\npear\npear\n' > src/fruit
 	printf 'a:b:c\nd:e:f\n1:2:3\n' > src/colons

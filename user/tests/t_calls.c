@@ -112,9 +112,13 @@ static void select_calls(void)
 	FD_SET(p[1], &w);
 	CHECK_EQ(select(p[1] + 1, NULL, &w, NULL, &tv), 1, "1500000 microseconds is a valid timeout");
 	CHECK_EQ(select(0, NULL, NULL, NULL, &(struct timeval){ 0, 0 }), 0, "no sets, no wait: 0");
+	/* A descriptor just closed, so it lies inside the table: Linux
+	 * quietly ignores bits past the end of its descriptor table. */
+	int shut = dup(p[0]);
+	close(shut);
 	FD_ZERO(&r);
-	FD_SET(200, &r);
-	CHECK_ERR(select(201, &r, NULL, NULL, &(struct timeval){ 0, 0 }), EBADF,
+	FD_SET(shut, &r);
+	CHECK_ERR(select(shut + 1, &r, NULL, NULL, &(struct timeval){ 0, 0 }), EBADF,
 		  "a closed descriptor in a set: EBADF");
 	CHECK_ERR(select(-1, NULL, NULL, NULL, &(struct timeval){ 0, 0 }), EINVAL, "nfds < 0: EINVAL");
 	CHECK_ERR(select(1, NULL, NULL, NULL, &(struct timeval){ -1, 0 }), EINVAL,
