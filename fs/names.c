@@ -1,8 +1,8 @@
 /*
  * names.c - the system calls on names and attributes: mkdir, rmdir,
  * unlink, rename, link, symlink, readlink, truncate, ftruncate, chmod and chown
- * (accepted, not stored: ext2 here keeps no owners), umask (applied to
- * every new file and directory), and the
+ * (stored in the inode, on disk for ext2), umask (applied to every new file
+ * and directory), and the
  * current directory (chdir, fchdir, getcwd).
  */
 #include "fs/syscalls.h"
@@ -138,26 +138,111 @@ static long do_readlinkat(int dirfd, u64 upath, u64 ubuf, u64 bufsize)
 SYSCALL_DEFINE3(readlink, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return do_readlinkat(AT_FDCWD, upath, ubuf, bufsize); }
 SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufsize) { return do_readlinkat(dirfd, upath, ubuf, bufsize); }
 
-/* Permissions: one user (root), so mode and owner changes are accepted
- * only in the sense that the file exists; they are not stored yet. */
-static int op_stat_only(struct inode *b, const char *p, u64 unused)
+/* ------------------------------------------------------------ modes and owners */
+
+/*
+ * The inode an attribute call names, held: (dirfd, path), following a
+ * last link unless lflags say LOOKUP_NOFOLLOW; with no path (upath 0, or
+ * an empty one and fd_if_empty) the file dirfd is open on. A pipe or the
+ * console has no inode: NULL with *err 0, and the call changes nothing.
+ */
+static struct inode *attr_inode(int dirfd, u64 upath, unsigned lflags, bool fd_if_empty, int *err)
 {
-	struct kstat k;
-	return vfs_stat(b, p, &k);
+	char *path = NULL;
+	*err = 0;
+	if (upath) {
+		path = get_path(upath, err);
+		if (!path)
+			return NULL;
+	}
+	if (path && (path[0] || !fd_if_empty)) {
+		struct inode *base = base_dir(dirfd, path, err);
+		struct inode *inode = base ? vfs_lookup_at(base, path, lflags, err) : NULL;
+		iput(base);
+		kfree(path);
+		return inode;
+	}
+	kfree(path);
+	struct file *f = fd_get(current_files(), dirfd);
+	if (!f) {
+		*err = -EBADF;
+		return NULL;
+	}
+	struct inode *inode = f->inode ? igrab(f->inode) : NULL;
+	file_put(f);
+	return inode;
 }
 
-SYSCALL_DEFINE2(chmod, uaddr_t, upath, u64, mode) { return with_path(AT_FDCWD, upath, op_stat_only, 0); }
-SYSCALL_DEFINE3(fchmodat, int, dirfd, uaddr_t, upath, u64, mode) { return with_path(dirfd, upath, op_stat_only, 0); }
-SYSCALL_DEFINE3(chown, uaddr_t, upath, u64, owner, u64, group) { return with_path(AT_FDCWD, upath, op_stat_only, 0); }
-SYSCALL_DEFINE5(fchownat, int, dirfd, uaddr_t, upath, u64, owner, u64, group, u64, flags) { return with_path(dirfd, upath, op_stat_only, 0); }
+#define NO_ID 0xffffffffu	/* chown's "leave this one as it is" */
 
-SYSCALL_DEFINE2(fchmod, int, fd, u64, mode)
+/*
+ * Change a file's permission bits (mode != NO_ID) and owners (uid, gid
+ * != NO_ID) and set its ctime, as Linux's chmod and chown: the type bits
+ * stay, and a change of owner on anything but a directory drops set-uid,
+ * and set-gid where group execute makes it mean set-gid (not a lock
+ * mark). Everyone is root here, so no change is refused for permission;
+ * a read-only file system refuses all (EROFS).
+ */
+static int set_attr(struct inode *inode, u32 mode, u32 uid, u32 gid, bool owner_call)
 {
-	struct file *f = fd_get(current_files(), fd);
-	if (!f)
-		return -EBADF;
-	file_put(f);
-	return 0;
+	if (inode->sb->rdonly)
+		return -EROFS;
+	mutex_lock(&inode->i_mutex);
+	u32 m = inode->mode;
+	if (mode != NO_ID)
+		m = (m & S_IFMT) | (mode & 07777);
+	if (owner_call && !S_ISDIR(m)) {
+		m &= ~(u32)S_ISUID;
+		if (m & S_IXGRP)
+			m &= ~(u32)S_ISGID;
+	}
+	WRITE_ONCE(inode->mode, m);
+	if (uid != NO_ID)
+		inode->uid = uid;
+	if (gid != NO_ID)
+		inode->gid = gid;
+	inode->ctime = wall_seconds();
+	int err = mark_inode_dirty(inode);
+	mutex_unlock(&inode->i_mutex);
+	return err;
+}
+
+static long do_chmod(int dirfd, u64 upath, u64 mode, bool by_fd)
+{
+	int err;
+	struct inode *inode = attr_inode(dirfd, by_fd ? 0 : upath, 0, false, &err);
+	if (!inode)
+		return err;
+	err = set_attr(inode, (u32)mode & 07777, NO_ID, NO_ID, false);
+	iput(inode);
+	return err;
+}
+
+static long do_chown(int dirfd, u64 upath, u64 owner, u64 group, unsigned lflags, bool by_fd,
+		     bool fd_if_empty)
+{
+	int err;
+	struct inode *inode = attr_inode(dirfd, by_fd ? 0 : upath, lflags, fd_if_empty, &err);
+	if (!inode)
+		return err;
+	err = set_attr(inode, NO_ID, (u32)owner, (u32)group, true);
+	iput(inode);
+	return err;
+}
+
+SYSCALL_DEFINE2(chmod, uaddr_t, upath, u64, mode) { return do_chmod(AT_FDCWD, upath, mode, false); }
+SYSCALL_DEFINE3(fchmodat, int, dirfd, uaddr_t, upath, u64, mode) { return do_chmod(dirfd, upath, mode, false); }
+SYSCALL_DEFINE2(fchmod, int, fd, u64, mode) { return do_chmod(fd, 0, mode, true); }
+SYSCALL_DEFINE3(chown, uaddr_t, upath, u64, owner, u64, group) { return do_chown(AT_FDCWD, upath, owner, group, 0, false, false); }
+SYSCALL_DEFINE3(lchown, uaddr_t, upath, u64, owner, u64, group) { return do_chown(AT_FDCWD, upath, owner, group, LOOKUP_NOFOLLOW, false, false); }
+SYSCALL_DEFINE3(fchown, int, fd, u64, owner, u64, group) { return do_chown(fd, 0, owner, group, 0, true, false); }
+
+SYSCALL_DEFINE5(fchownat, int, dirfd, uaddr_t, upath, u64, owner, u64, group, u64, flags)
+{
+	if (flags & ~(u64)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	return do_chown(dirfd, upath, owner, group, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0,
+			false, flags & AT_EMPTY_PATH);
 }
 
 SYSCALL_DEFINE1(umask, u32, mask)

@@ -59,6 +59,9 @@
 #define S_IFDIR 0040000
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_IXGRP 00010
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
@@ -203,7 +206,7 @@ struct super_block {
 struct inode {
 	struct super_block *sb;		/* [I] */
 	u32 ino;			/* [I] */
-	u32 mode;			/* [I] type and permission bits */
+	u32 mode;			/* type bits [I]; permission bits [M], read with READ_ONCE */
 	u32 rdev;			/* [I] a device file's (major << 8 | minor); else 0 */
 	u32 nlink;			/* [N] */
 	u32 uid, gid;			/* [M] */

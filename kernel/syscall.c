@@ -148,8 +148,8 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	/* Aliases: calls that share another's handler, and why that is enough. */
 	[__NR_vfork]            = sys_fork,    	/* the parent does not wait for the child to exec or exit */
 	[__NR_fdatasync]        = sys_fsync,   	/* the inode is written too, which fdatasync may skip */
-	[__NR_fchown]           = sys_fchmod,  	/* owners are not stored: both check the descriptor and succeed */
-	[__NR_lchown]           = sys_chown,   	/* owners are not stored; no symbolic links to tell apart */
+	[__NR_fchown]           = sys_fchown,
+	[__NR_lchown]           = sys_lchown,
 	[__NR_getgid]           = sys_getuid,  	/* every id is 0 (root) */
 	[__NR_setgid]           = sys_setuid,  	/* only 0 is accepted, as for setuid */
 	[__NR_geteuid]          = sys_getuid,  	/* every id is 0 */

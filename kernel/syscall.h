@@ -70,6 +70,8 @@ long sys_brk(const struct syscall_args *args);
 long sys_chdir(const struct syscall_args *args);
 long sys_chmod(const struct syscall_args *args);
 long sys_chown(const struct syscall_args *args);
+long sys_lchown(const struct syscall_args *args);
+long sys_fchown(const struct syscall_args *args);
 long sys_clock_getres(const struct syscall_args *args);
 long sys_clock_gettime(const struct syscall_args *args);
 long sys_clock_nanosleep(const struct syscall_args *args);

@@ -205,8 +205,9 @@ machine
 
 # Once missing on Roundabout, now the same: statfs (df), ext2 symbolic
 # links (ln -s, readlink), signal masks, sigsuspend and SIGCHLD (trap,
-# kill, a background job and wait).
+# kill, a background job and wait), chmod.
 out "df" bbsh '"$BB" df -k . >/dev/null && echo df ok'
 out "symlinks" bbsh '"$BB" ln -s src/fruit link && "$BB" readlink link && "$BB" cat link'
 out "trap" bbsh 'trap "echo got USR1" USR1; kill -USR1 $$; echo after'
 out "jobs" bbsh '"$BB" sleep 0.2 & wait $!; echo waited $?'
+out "chmod" bbsh '"$BB" chmod 640 src/colons && "$BB" chmod u+s,g+w d && "$BB" stat -c "%a %A %n" src/colons d'
