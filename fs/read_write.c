@@ -55,8 +55,10 @@ static long do_write(int fd, u64 ubuf, size_t len, bool positioned, u64 pos)
 		r = positioned ? vfs_pwrite_iter(f, &from, pos) : vfs_write_iter(f, &from);
 	}
 	file_put(f);
-	if (r == -EPIPE)
-		send_signal(current_proc(), SIGPIPE);
+	if (r == -EPIPE) {
+		struct ksiginfo info = user_sender();	/* as Linux: from the writer itself */
+		send_signal_info(current_proc(), SIGPIPE, &info);
+	}
 	return r;
 }
 

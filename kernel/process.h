@@ -41,13 +41,19 @@ void proc_unregister(struct process *p);
 void signal_wake_threads(struct process *p);
 void __signal_wake_threads(struct process *p, int sig);
 /* Take one pending signal of `allowed` for the running thread me of p: its
- * own first, then p's; its number, 0 if none. Never sleeps. */
-int signal_dequeue(struct task *me, struct process *p, u64 allowed);
+ * own first, then p's; its number, 0 if none, and (info not NULL) what its
+ * sender told. Takes proc_lock when one is pending; never sleeps. */
+int signal_dequeue(struct task *me, struct process *p, u64 allowed, struct ksiginfo *info);
+/* Linux's siginfo_t (128 bytes), as handlers, rt_sigtimedwait and waitid
+ * get it; siginfo_fill lays info out in it for sig, as Linux's union does
+ * for the kind of signal (a sender, a child, a fault's address). */
+struct user_siginfo { s32 signo, err, code, pad; u64 data[14]; };
+void siginfo_fill(struct user_siginfo *u, int sig, const struct ksiginfo *info);
 /* kernel/signal_frame.c: push a handler's frame for sig (oldmask: the mask
  * rt_sigreturn restores); false if it cannot be written (the caller sends
  * SIGSEGV). May sleep (a user copy). */
-bool signal_frame_push(struct trap_frame *tf, int sig, const struct k_sigaction *act,
-		       u64 oldmask);
+bool signal_frame_push(struct trap_frame *tf, int sig, const struct ksiginfo *info,
+		       const struct k_sigaction *act, u64 oldmask);
 /*
  * kernel/signal_stop.c, the group stop (its steps are there):
  * group_stop_applies: a stop is in force for the running thread of p;

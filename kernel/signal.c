@@ -144,23 +144,32 @@ static int lowest_signal(u64 set)
 	return __builtin_ctzll(sync ? sync : set) + 1;
 }
 
-/* Another thread may clear a process signal between our load and our
- * clear: whoever clears the bit has it. */
-int signal_dequeue(struct task *me, struct process *p, u64 allowed)
+/* The sets are looked at without a lock first (most returns to user mode
+ * find nothing); the bit is cleared and its details copied under
+ * proc_lock, which every sender holds while it sets both. Bits set
+ * without it (exit's SIGKILL) carry whatever details were there. */
+int signal_dequeue(struct task *me, struct process *p, u64 allowed, struct ksiginfo *info)
 {
-	for (;;) {
-		u64 *set = &me->sigpending;
-		u64 bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
-		if (!bits) {
-			set = &p->pending;
-			bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
-		}
-		if (!bits)
-			return 0;
-		int sig = lowest_signal(bits);
-		if (__atomic_fetch_and(set, ~sigmask_of(sig), __ATOMIC_ACQ_REL) & sigmask_of(sig))
-			return sig;
+	if (!((__atomic_load_n(&me->sigpending, __ATOMIC_ACQUIRE) |
+	       __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE)) & allowed))
+		return 0;
+	spin_lock(&proc_lock);
+	u64 *set = &me->sigpending;
+	struct ksiginfo *slots = me->siginfo;
+	u64 bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
+	if (!bits) {
+		set = &p->pending;
+		slots = p->siginfo;
+		bits = __atomic_load_n(set, __ATOMIC_ACQUIRE) & allowed;
 	}
+	int sig = bits ? lowest_signal(bits) : 0;
+	if (sig) {
+		__atomic_and_fetch(set, ~sigmask_of(sig), __ATOMIC_ACQ_REL);
+		if (info)
+			*info = slots[sig - 1];
+	}
+	spin_unlock(&proc_lock);
+	return sig;
 }
 
 /*
@@ -168,7 +177,7 @@ int signal_dequeue(struct task *me, struct process *p, u64 allowed)
  * thread or the process here); a group stop in force puts the thread to
  * sleep here, holding no lock (signal_stop.c), until SIGCONT or SIGKILL.
  */
-static int next_signal(struct task *me, struct process *p)
+static int next_signal(struct task *me, struct process *p, struct ksiginfo *info)
 {
 	for (;;) {
 		u64 pending = __atomic_load_n(&me->sigpending, __ATOMIC_ACQUIRE) |
@@ -182,7 +191,7 @@ static int next_signal(struct task *me, struct process *p)
 			continue;
 		}
 		u64 allowed = ignore_mask() ? ~0ULL : ~__atomic_load_n(&me->blocked, __ATOMIC_RELAXED);
-		return signal_dequeue(me, p, allowed | SIG_UNBLOCKABLE);
+		return signal_dequeue(me, p, allowed | SIG_UNBLOCKABLE, info);
 	}
 }
 
@@ -209,11 +218,12 @@ static enum sig_action action_for(struct process *p, int sig, struct k_sigaction
 /* Build the handler's frame; it runs with sa_mask and sig blocked too
  * (not sig with SA_NODEFER), and rt_sigreturn puts back the mask from
  * before, or the one sigsuspend replaced. */
-static void run_handler(struct trap_frame *tf, int sig, const struct k_sigaction *act)
+static void run_handler(struct trap_frame *tf, int sig, const struct ksiginfo *info,
+			const struct k_sigaction *act)
 {
 	struct task *me = current_task();
 	u64 blocked = me->blocked;
-	if (!signal_frame_push(tf, sig, act, me->restore_mask ? me->saved_mask : blocked))
+	if (!signal_frame_push(tf, sig, info, act, me->restore_mask ? me->saved_mask : blocked))
 		do_exit_group(SIGSEGV);	/* no room or no restorer: as Linux, SIGSEGV */
 	me->restore_mask = false;
 	blocked |= act->mask;
@@ -235,8 +245,9 @@ static void take_signals(struct trap_frame *tf, long nr)
 		return;
 	struct task *me = current_task();
 	struct k_sigaction act;
+	struct ksiginfo info;
 	int sig;
-	while ((sig = next_signal(me, p)) != 0) {
+	while ((sig = next_signal(me, p, &info)) != 0) {
 		switch (action_for(p, sig, &act)) {
 		case ACT_IGNORE:
 			break;
@@ -248,7 +259,7 @@ static void take_signals(struct trap_frame *tf, long nr)
 		case ACT_HANDLER:
 			restart_fixup(tf, nr, &act);	/* before the frame saves rax and rip */
 			nr = -1;
-			run_handler(tf, sig, &act);
+			run_handler(tf, sig, &info, &act);
 			break;
 		}
 	}
@@ -312,14 +323,51 @@ static bool late_cr2(void)
 CMDLINE_KEY(late_cr2_key, "debug.late_cr2",
 	    "test of the tests: read a user page fault's CR2 late, 200 us after enabling interrupts");
 
+/* Linux's siginfo codes for faults. */
+#define SEGV_MAPERR 1		/* no mapping there */
+#define SEGV_ACCERR 2		/* a mapping that forbids the access */
+#define BUS_ADRERR 2
+#define FPE_INTDIV 1
+#define ILL_ILLOPN 2
+
+/* SEGV_MAPERR or SEGV_ACCERR for a page fault at addr that failed. */
+static int segv_code(struct mm_struct *mm, u64 addr)
+{
+	if (!mm)
+		return SEGV_MAPERR;
+	down_read(&mm->mmap_lock);
+	struct vm_area *v = find_vma(mm, addr);
+	bool mapped = v && v->start <= addr;
+	up_read(&mm->mmap_lock);
+	return mapped ? SEGV_ACCERR : SEGV_MAPERR;
+}
+
+/* What a fault's signal tells its handler, as Linux: the address and the
+ * kind of fault. */
+static struct ksiginfo fault_info(struct trap_frame *tf, int sig, u64 addr)
+{
+	struct ksiginfo info = { .code = SI_KERNEL };
+	if (tf->vector == T_PF) {
+		info.addr = addr;
+		info.code = sig == SIGBUS ? BUS_ADRERR : segv_code(current_task()->mm, addr);
+	} else if (tf->vector == T_DE) {
+		info.code = FPE_INTDIV;
+		info.addr = tf->rip;
+	} else if (tf->vector == T_UD) {
+		info.code = ILL_ILLOPN;
+		info.addr = tf->rip;
+	}
+	return info;
+}
+
 void user_exception(struct trap_frame *tf, u64 cr2)
 {
 	struct task *me = current_task();
+	u64 addr = cr2;
 	int sig;
 	if (tf->rflags & RFLAGS_IF)
 		sti();
 	if (tf->vector == T_PF) {
-		u64 addr = cr2;
 		if (late_cr2()) {	/* deliberately broken */
 			udelay(200);
 			addr = read_cr2();
@@ -348,7 +396,11 @@ void user_exception(struct trap_frame *tf, u64 cr2)
 		 * faults again - and with SA_NODEFER a storm of other threads'
 		 * faults nests handler frames on one thread until its stack
 		 * overflows. */
+		struct ksiginfo info = fault_info(tf, sig, addr);
+		spin_lock(&proc_lock);
+		me->siginfo[sig - 1] = info;
 		__atomic_or_fetch(&me->sigpending, sigmask_of(sig), __ATOMIC_RELEASE);
+		spin_unlock(&proc_lock);
 		return;
 	}
 	do_exit_group(sig);
@@ -517,25 +569,43 @@ static void __flush_signals(struct process *p, u64 set)
 	}
 }
 
-/* An ignored signal is dropped when sent, unless its target blocks it (it
- * may be caught by the time it is unblocked). t NULL: any thread of p. */
+/* The signals t keeps though ignored: those it blocks (it may catch them
+ * by the time it unblocks them) and those it waits for. */
+static u64 holds(struct task *t)
+{
+	return __atomic_load_n(&t->blocked, __ATOMIC_RELAXED) |
+	       __atomic_load_n(&t->sigwait_set, __ATOMIC_SEQ_CST);
+}
+
+/* An ignored signal is dropped when sent, unless its target keeps it
+ * (holds, above). t NULL: any thread of p. */
 static bool __dropped(struct process *p, struct task *t, int sig)
 {
 	if (!action_ignores(&p->sigaction[sig], sig))
 		return false;
 	u64 m = sigmask_of(sig);
 	if (t)
-		return !(__atomic_load_n(&t->blocked, __ATOMIC_RELAXED) & m);
-	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next) {
-		struct task *u = list_entry(l, struct task, thread_link);
-		if (__atomic_load_n(&u->blocked, __ATOMIC_RELAXED) & m)
+		return !(holds(t) & m);
+	for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next)
+		if (holds(list_entry(l, struct task, thread_link)) & m)
 			return false;
-	}
 	return true;
 }
 
-/* The one path every signal takes: to thread t of p, or (t NULL) to p. */
-static int __send(struct process *p, struct task *t, int sig)
+/* Wake t for sig, which p's action ignores: only if t waits for it in
+ * rt_sigtimedwait. Any other wake-up would end a sleep for nothing (8
+ * threads forking, each child's SIGCHLD, while one thread sat in fork
+ * with every signal blocked, kept waking a sleeper). proc_lock held. */
+static void __wake_ignored(struct task *t, int sig)
+{
+	if (__atomic_load_n(&t->sigwait_set, __ATOMIC_SEQ_CST) & sigmask_of(sig))
+		__wake_thread(t, sig);
+}
+
+/* The one path every signal takes: to thread t of p, or (t NULL) to p;
+ * info: what the receiver is told, unless the signal is already pending
+ * (the first sender's details stay, as Linux's for standard signals). */
+static int __send(struct process *p, struct task *t, int sig, const struct ksiginfo *info)
 {
 	if (sig < 0 || sig >= NSIG)
 		return -EINVAL;
@@ -551,49 +621,82 @@ static int __send(struct process *p, struct task *t, int sig)
 	if (__dropped(p, t, sig))
 		return 0;
 	/* Seq-cst (a lock or): a full barrier before reading
-	 * task->interruptible (wait.h, the rule for sleeps). */
-	/* An ignored signal kept only because a thread blocks it wakes nobody:
-	 * it would end a sleep for nothing (8 threads forking, each child's
-	 * SIGCHLD, while one thread sat in fork with every signal blocked, kept
-	 * waking a sleeper). */
+	 * task->interruptible (wait.h, the rule for sleeps). An ignored
+	 * signal kept because a thread holds it wakes only its waiter. */
 	bool wake = !action_ignores(&p->sigaction[sig], sig);
+	u64 *set = t ? &t->sigpending : &p->pending;
+	if (!(__atomic_load_n(set, __ATOMIC_RELAXED) & sigmask_of(sig)))
+		(t ? t->siginfo : p->siginfo)[sig - 1] = *info;
 	if (t) {
 		__atomic_or_fetch(&t->sigpending, sigmask_of(sig), __ATOMIC_SEQ_CST);
-		if (wake && !signal_debug_no_wake())
-			__wake_thread(t, sig);
+		if (!signal_debug_no_wake())
+			(wake ? __wake_thread : __wake_ignored)(t, sig);
 	} else {
 		__atomic_or_fetch(&p->pending, sigmask_of(sig), __ATOMIC_SEQ_CST);
-		if (wake)
+		if (wake) {
 			__signal_wake_threads(p, sig);
+		} else if (!signal_debug_no_wake()) {
+			for (struct list_head *l = p->threads.next; l != &p->threads; l = l->next)
+				__wake_ignored(list_entry(l, struct task, thread_link), sig);
+		}
 	}
 	return 0;
 }
 
-int __send_signal(struct process *p, int sig)
+static const struct ksiginfo from_kernel = { .code = SI_KERNEL };
+
+void siginfo_fill(struct user_siginfo *u, int sig, const struct ksiginfo *info)
 {
-	return __send(p, NULL, sig);
+	memset(u, 0, sizeof(*u));
+	u->signo = sig;
+	u->code = info->code;
+	bool fault = info->code > 0 && info->code < SI_KERNEL &&
+		     (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL);
+	if (fault) {
+		u->data[0] = info->addr;	/* si_addr */
+		return;
+	}
+	u->data[0] = (u32)info->pid | (u64)info->uid << 32;	/* si_pid, si_uid */
+	if (sig == SIGCHLD && info->code > 0 && info->code < SI_KERNEL)
+		u->data[1] = (u32)info->status;			/* si_status */
 }
 
-int __send_signal_thread(struct task *t, int sig)
+struct ksiginfo user_sender(void)
 {
-	return __send(t->proc, t, sig);
+	struct process *me = current_proc();
+	return (struct ksiginfo){ .code = SI_USER, .pid = me ? me->pid : 0 };
 }
 
-int send_signal(struct process *p, int sig)
+int __send_signal_info(struct process *p, int sig, const struct ksiginfo *info)
+{
+	return __send(p, NULL, sig, info);
+}
+
+int __send_signal_thread_info(struct task *t, int sig, const struct ksiginfo *info)
+{
+	return __send(t->proc, t, sig, info);
+}
+
+int send_signal_info(struct process *p, int sig, const struct ksiginfo *info)
 {
 	spin_lock(&proc_lock);
-	int err = __send(p, NULL, sig);
+	int err = __send(p, NULL, sig, info);
 	spin_unlock(&proc_lock);
 	return err;
 }
+
+int __send_signal(struct process *p, int sig) { return __send_signal_info(p, sig, &from_kernel); }
+int __send_signal_thread(struct task *t, int sig) { return __send_signal_thread_info(t, sig, &from_kernel); }
+int send_signal(struct process *p, int sig) { return send_signal_info(p, sig, &from_kernel); }
 
 long do_kill(int pid, int sig)
 {
 	if (pid <= 0)
 		return -EINVAL;		/* process groups: not supported */
+	struct ksiginfo info = user_sender();
 	spin_lock(&proc_lock);
 	struct process *p = find_proc(pid);
-	int err = p ? __send(p, NULL, sig) : -ESRCH;
+	int err = p ? __send(p, NULL, sig, &info) : -ESRCH;
 	spin_unlock(&proc_lock);
 	return err;
 }
@@ -618,9 +721,10 @@ static struct task *__find_thread(int tgid, int tid)
 /* tkill and tgkill: a signal for one thread. */
 static long kill_thread(int tgid, int tid, int sig)
 {
+	struct ksiginfo info = { .code = SI_TKILL, .pid = current_proc()->pid };
 	spin_lock(&proc_lock);
 	struct task *t = __find_thread(tgid, tid);
-	int err = t ? __send(t->proc, t, sig) : -ESRCH;
+	int err = t ? __send(t->proc, t, sig, &info) : -ESRCH;
 	spin_unlock(&proc_lock);
 	return err;
 }

@@ -54,7 +54,7 @@ struct rt_sigframe {
 	struct user_stack uc_stack;
 	struct sigcontext mc;
 	u64 sigmask;
-	struct { s32 signo, err, code, pad; u64 data[14]; } info;
+	struct user_siginfo info;
 };
 _Static_assert(sizeof(struct sigcontext) == 256, "Linux's struct sigcontext");
 _Static_assert(sizeof(struct user_stack) == 24, "Linux's stack_t");
@@ -149,7 +149,8 @@ static u64 frame_top(struct task *me, const struct trap_frame *tf, const struct 
 	return sp;
 }
 
-bool signal_frame_push(struct trap_frame *tf, int sig, const struct k_sigaction *act, u64 oldmask)
+bool signal_frame_push(struct trap_frame *tf, int sig, const struct ksiginfo *info,
+		       const struct k_sigaction *act, u64 oldmask)
 {
 	struct task *me = current_task();
 	if (!(act->flags & SA_RESTORER))
@@ -166,7 +167,7 @@ bool signal_frame_push(struct trap_frame *tf, int sig, const struct k_sigaction 
 				    tf->rcx, tf->rsp, tf->rip, tf->rflags, (u16)tf->cs, 0, 0,
 				    (u16)tf->ss, tf->error, tf->vector, oldmask, 0, fp, { 0 } };
 	f.sigmask = oldmask;
-	f.info.signo = sig;
+	siginfo_fill(&f.info, sig, info);
 	if (copy_to_user((void *)fp, me->fpu, 512) || copy_to_user((void *)frame, &f, sizeof(f)))
 		return false;
 	if (me->sas_flags & SS_AUTODISARM)

@@ -64,14 +64,22 @@ bool group_stop_applies(struct process *p)
 	return !stop_one_thread() || READ_ONCE(p->stopper) == current_task();
 }
 
+/* What the parent's SIGCHLD tells of child p: code CLD_* and status. */
+static struct ksiginfo child_info(struct process *p, int code, int status)
+{
+	return (struct ksiginfo){ .code = code, .pid = p->pid, .status = status };
+}
+
 /* p stopped or continued: the parent's SIGCHLD and wait4. proc_lock held. */
 static void __tell_parent(struct process *p)
 {
 	struct process *parent = p->parent;
 	if (!parent)
 		return;
+	struct ksiginfo info = p->wait_report == REPORT_CONTINUED ?
+		child_info(p, CLD_CONTINUED, SIGCONT) : child_info(p, CLD_STOPPED, p->stop_sig);
 	if (!(parent->sigaction[SIGCHLD].flags & SA_NOCLDSTOP))
-		__send_signal(parent, SIGCHLD);
+		__send_signal_info(parent, SIGCHLD, &info);
 	wake_up_all(&parent->child_exit);
 }
 
@@ -142,8 +150,11 @@ bool __child_exit_notify(struct process *p)
 	const struct k_sigaction *a = &parent->sigaction[SIGCHLD];
 	bool autoreap = p->exit_signal == SIGCHLD &&
 			(a->handler == SIG_IGN || (a->flags & SA_NOCLDWAIT));
+	int ws = p->exit_status;	/* a wait status: a signal in the low 7 bits, or the code */
+	struct ksiginfo info = ws & 0x7f ? child_info(p, CLD_KILLED, ws & 0x7f) :
+					   child_info(p, CLD_EXITED, (ws >> 8) & 0xff);
 	if (p->exit_signal)
-		__send_signal(parent, p->exit_signal);
+		__send_signal_info(parent, p->exit_signal, &info);
 	if (autoreap) {
 		list_del(&p->sibling);
 		proc_unregister(p);

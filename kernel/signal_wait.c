@@ -57,9 +57,6 @@ SYSCALL_DEFINE2(rt_sigsuspend, uaddr_t, uset, u64, sigsetsize)
  * nanoseconds would not fit in 64 bits. */
 #define FOREVER_S (10LL * 1000 * 1000 * 1000)
 
-/* siginfo_t as rt_sigtimedwait fills it: the number only (no queue of
- * senders' details is kept). */
-struct user_siginfo { s32 signo, err, code, pad; u64 data[14]; };
 
 /* Wait for one of `these` (the caller blocks them) to be pending, until
  * deadline_ns (0: none); 0 at the deadline, -EINTR if another signal came. */
@@ -67,6 +64,9 @@ static int sigwait_sleep(u64 these, u64 deadline_ns)
 {
 	struct task *me = current_task();
 	u64 old = me->blocked;
+	/* Waited for, a signal whose action is to be ignored is kept and
+	 * wakes us all the same (as Linux's real_blocked). */
+	__atomic_store_n(&me->sigwait_set, these, __ATOMIC_SEQ_CST);
 	signal_set_blocked(old & ~these);	/* so that they end the sleep */
 	int err = 0;
 	if (deadline_ns)
@@ -74,6 +74,7 @@ static int sigwait_sleep(u64 these, u64 deadline_ns)
 	else
 		sleep_until_signal();
 	signal_set_blocked(old);		/* before the dequeue: no handler for them */
+	__atomic_store_n(&me->sigwait_set, 0, __ATOMIC_SEQ_CST);
 	return deadline_ns && !err ? 0 : -EINTR;
 }
 
@@ -95,16 +96,18 @@ SYSCALL_DEFINE4(rt_sigtimedwait, uaddr_t, uthese, uaddr_t, uinfo, uaddr_t, uts, 
 			deadline = ktime_ns() + (u64)ts.sec * 1000000000ULL + (u64)ts.nsec;
 	}
 	these &= ~SIG_UNBLOCKABLE;
-	int sig = signal_dequeue(me, me->proc, these);
+	struct ksiginfo k;
+	int sig = signal_dequeue(me, me->proc, these, &k);
 	if (!sig) {
 		if (uts && !ts.sec && !ts.nsec)
 			return -EAGAIN;		/* a poll */
 		int err = sigwait_sleep(these, deadline);
-		sig = signal_dequeue(me, me->proc, these);
+		sig = signal_dequeue(me, me->proc, these, &k);
 		if (!sig)
 			return err ? err : -EAGAIN;
 	}
-	struct user_siginfo info = { .signo = sig };
+	struct user_siginfo info;
+	siginfo_fill(&info, sig, &k);
 	if (uinfo && copy_to_user((void *)uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return sig;

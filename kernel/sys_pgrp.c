@@ -60,6 +60,7 @@ static int kill_many(const struct kill_target *k, int sig)
 {
 	int err = -ESRCH;
 	bool sent = false;
+	struct ksiginfo info = user_sender();
 	for (int i = 0; i < MAX_PROCS; i++) {
 		spin_lock(&proc_lock);
 		struct process *p = procs[i];
@@ -70,7 +71,7 @@ static int kill_many(const struct kill_target *k, int sig)
 		spin_unlock(&proc_lock);
 		if (!p)
 			continue;
-		err = send_signal(p, sig);
+		err = send_signal_info(p, sig, &info);
 		sent |= !err;
 		proc_put(p);
 	}

@@ -37,6 +37,20 @@ enum task_state {
 #define TASK_NAME_LEN 16
 #define CPUS_ALL (~0ULL)
 
+/*
+ * What the receiver of a signal is told (the first fields of siginfo_t),
+ * kept for each pending signal: the first sender's, as Linux keeps one
+ * for each standard signal. kernel/signal.c fills and copies it out.
+ */
+struct ksiginfo {
+	s32 code;			/* SI_USER, SI_KERNEL, SI_TKILL; CLD_* (SIGCHLD);
+					 * SEGV_*, BUS_*, FPE_*, ILL_* (a fault) */
+	s32 pid;			/* the sender; for SIGCHLD the child */
+	s32 status;			/* SIGCHLD: the exit code or the signal */
+	u32 uid;
+	u64 addr;			/* a fault's address */
+};
+
 struct task {
 	/* switch_to (kernel/switch.asm) reads and writes this field at offset 0. */
 	unsigned long kernel_rsp;	/* [L:rq] saved rsp while switched out */
@@ -94,6 +108,10 @@ struct task {
 	u64 sigpending;			/* [A] signals for this thread alone: those its own
 					 * faults raise (SIGSEGV, SIGBUS, ...), as on Linux,
 					 * and the SIGKILL of an execve by another thread */
+	struct ksiginfo siginfo[64];	/* [L:proc_lock] sigpending's details, [sig - 1] */
+	u64 sigwait_set;		/* [A] the signals it waits for in rt_sigtimedwait
+					 * (0: none): kept when sent, though ignored, and
+					 * they wake it (kernel/signal_wait.c) */
 	u64 blocked;			/* [A] signals it blocks (user.h sigmask_of):
 					 * written only by the thread itself, read by
 					 * senders choosing whom to wake */

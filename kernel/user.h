@@ -24,6 +24,7 @@
 #include "kernel/wait.h"
 #include "kernel/spinlock.h"
 #include "kernel/atomic.h"
+#include "kernel/task.h"	/* struct ksiginfo */
 
 struct task;
 struct trap_frame;
@@ -118,6 +119,7 @@ struct process {
 	bool exiting;				/* [L:proc_lock] exit_group began */
 	int exit_status;			/* [L:proc_lock] wait status (as wait4 reports) */
 	struct wait_queue_head child_exit;	/* wait4 sleeps here */
+	struct ksiginfo siginfo[64];		/* [L:proc_lock] pending's details, [sig - 1] */
 	struct k_sigaction sigaction[NSIG];	/* [L:proc_lock] written and copied whole under
 						 * it; .handler alone: READ_ONCE */
 	char comm[16];				/* [L:proc_lock] its program's name (exec) */
@@ -188,6 +190,21 @@ int __send_signal(struct process *p, int sig);
 /* __send_signal_thread: a thread-directed signal (tkill, tgkill): pending
  * on t alone. 0 or -EINVAL. proc_lock held; never sleeps. */
 int __send_signal_thread(struct task *t, int sig);
+/* The same three with what the receiver is told (siginfo); the forms
+ * above tell it SI_KERNEL: the kernel sent it. */
+int send_signal_info(struct process *p, int sig, const struct ksiginfo *info);
+int __send_signal_info(struct process *p, int sig, const struct ksiginfo *info);
+int __send_signal_thread_info(struct task *t, int sig, const struct ksiginfo *info);
+/* siginfo codes (Linux's). */
+#define SI_USER 0
+#define SI_KERNEL 0x80
+#define SI_TKILL (-6)
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+/* What a signal from the running process (kill, SIGPIPE) tells: SI_USER and its pid. */
+struct ksiginfo user_sender(void);
 /* On the way back to user mode from a trap: act on pending signals (may
  * not return). May sleep (a signal frame is a user copy). */
 void handle_signals(struct trap_frame *tf);
