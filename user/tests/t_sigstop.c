@@ -31,15 +31,20 @@ static void nap_ms(long ms)
 		;
 }
 
-/* A child that sleeps until a signal decides its fate. */
+/* A child that sleeps until a signal decides its fate. It leads a group
+ * of its own, whose parent (this process) is outside it: otherwise, run
+ * where our group is orphaned (a CI runner's setsid), Linux drops
+ * SIGTSTP's default stop and a wait for it never ends. */
 static pid_t sleeper(void)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
 		sigprocmask(SIG_UNBLOCK, &chld, NULL);
 		for (;;)
 			pause();
 	}
+	setpgid(pid, pid);
 	return pid;
 }
 
