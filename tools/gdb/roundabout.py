@@ -649,8 +649,15 @@ def task_for(arg):
         t = var("cpus[%d].current" % this_cpu_id())
         return t.dereference()
     want = int(gdb.parse_and_eval(arg))
-    for t in all_tasks():
-        if int(t["tid"]) == want or task_pid(t) == want:
+    tasks = all_tasks()
+    # A process's pid first: a kernel thread's tid can be the same number
+    # (the boot thread's 1 is init's pid), and the slab's order decides
+    # nothing.
+    for t in tasks:
+        if task_pid(t) == want:
+            return t
+    for t in tasks:
+        if int(t["tid"]) == want:
             return t
     raise gdb.GdbError("no task with pid %d" % want)
 
