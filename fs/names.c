@@ -142,15 +142,16 @@ SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufs
 
 /*
  * The inode an attribute call names, held: (dirfd, path), following a
- * last link unless lflags say LOOKUP_NOFOLLOW; with no path (upath 0, or
- * an empty one and fd_if_empty) the file dirfd is open on. A pipe or the
+ * last link unless lflags say LOOKUP_NOFOLLOW; with no path (by_fd, or an
+ * empty one and fd_if_empty) the file dirfd is open on; a NULL path is EFAULT. A pipe or the
  * console has no inode: NULL with *err 0, and the call changes nothing.
  */
-static struct inode *attr_inode(int dirfd, u64 upath, unsigned lflags, bool fd_if_empty, int *err)
+static struct inode *attr_inode(int dirfd, u64 upath, bool by_fd, unsigned lflags, bool fd_if_empty,
+			        int *err)
 {
 	char *path = NULL;
 	*err = 0;
-	if (upath) {
+	if (!by_fd) {
 		path = get_path(upath, err);
 		if (!path)
 			return NULL;
@@ -210,7 +211,7 @@ static int set_attr(struct inode *inode, u32 mode, u32 uid, u32 gid, bool owner_
 static long do_chmod(int dirfd, u64 upath, u64 mode, bool by_fd)
 {
 	int err;
-	struct inode *inode = attr_inode(dirfd, by_fd ? 0 : upath, 0, false, &err);
+	struct inode *inode = attr_inode(dirfd, upath, by_fd, 0, false, &err);
 	if (!inode)
 		return err;
 	err = set_attr(inode, (u32)mode & 07777, NO_ID, NO_ID, false);
@@ -222,7 +223,7 @@ static long do_chown(int dirfd, u64 upath, u64 owner, u64 group, unsigned lflags
 		     bool fd_if_empty)
 {
 	int err;
-	struct inode *inode = attr_inode(dirfd, by_fd ? 0 : upath, lflags, fd_if_empty, &err);
+	struct inode *inode = attr_inode(dirfd, upath, by_fd, lflags, fd_if_empty, &err);
 	if (!inode)
 		return err;
 	err = set_attr(inode, NO_ID, (u32)owner, (u32)group, true);
