@@ -143,8 +143,9 @@ SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufs
 /*
  * The inode an attribute call names, held: (dirfd, path), following a
  * last link unless lflags say LOOKUP_NOFOLLOW; with no path (by_fd, or an
- * empty one and fd_if_empty) the file dirfd is open on; a NULL path is EFAULT. A pipe or the
- * console has no inode: NULL with *err 0, and the call changes nothing.
+ * empty one and fd_if_empty) the file dirfd is open on; a NULL path is
+ * EFAULT. A pipe or the console has no inode: NULL with *err 0, and the
+ * call changes nothing.
  */
 static struct inode *attr_inode(int dirfd, u64 upath, bool by_fd, unsigned lflags, bool fd_if_empty,
 			        int *err)

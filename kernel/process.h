@@ -44,8 +44,7 @@ void __signal_wake_threads(struct process *p, int sig);
  * own first, then p's; its number, 0 if none, and (info not NULL) what its
  * sender told. Takes proc_lock when one is pending; never sleeps. */
 int signal_dequeue(struct task *me, struct process *p, u64 allowed, struct ksiginfo *info);
-/* Linux's siginfo_t (128 bytes), as handlers, rt_sigtimedwait and waitid
- * get it; siginfo_fill lays info out in it for sig, as Linux's union does
+/* Linux's siginfo_t (128 bytes), as handlers and rt_sigtimedwait get it; siginfo_fill lays info out in it for sig, as Linux's union does
  * for the kind of signal (a sender, a child, a fault's address). */
 struct user_siginfo { s32 signo, err, code, pad; u64 data[14]; };
 void siginfo_fill(struct user_siginfo *u, int sig, const struct ksiginfo *info);
