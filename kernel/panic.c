@@ -5,6 +5,12 @@
  * backtrace, then the unprefixed protocol line "roundabout: panic: MESSAGE"
  * that tools/qemu-run turns into status 125. A second panic on a CPU that is
  * already panicking (a fault inside the report) skips straight to the line.
+ * Only the first CPU to panic reports: one that panics while another is
+ * already reporting stops in silence (smp_claim_panic), since two reports
+ * printed at once would interleave and the first 'panic:' line could be
+ * the later, secondary failure instead of the cause. The message comes
+ * first, then the other CPUs are stopped, so nothing they print can break
+ * into the registers and backtrace that follow.
  */
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -23,17 +29,20 @@ static void vpanic(struct trap_frame *tf, unsigned long rbp, const char *fmt, va
 	struct cpu *c = this_cpu();
 
 	cli();
+	c->in_panic++;
+	if (!smp_claim_panic())
+		smp_panic_stop_self();
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	printk_panic_mode();
-	if (c->in_panic++ == 0) {
+	if (c->in_panic == 1) {
 		pr_err("panic: %s", msg);
+		smp_stop_others();
 		if (tf) {
 			dump_registers(tf);
 			backtrace_print_trap(tf->rip, tf->rsp, tf->rbp);
 		} else {
 			backtrace_print(0, rbp);
 		}
-		smp_stop_others();
 	}
 	printk_raw("roundabout: panic: %s", msg);
 	machine_halt_exit(PANIC_EXIT_CODE);

@@ -302,7 +302,8 @@ void smp_nmi(struct trap_frame *tf)
 	u64 bit = 1ULL << smp_processor_id();
 
 	if (__atomic_load_n(&panic_cpu, __ATOMIC_ACQUIRE) >= 0) {
-		if (!__atomic_load_n(&stop_quietly, __ATOMIC_ACQUIRE))
+		/* A CPU that lost the race to panic has nothing more to say. */
+		if (!__atomic_load_n(&stop_quietly, __ATOMIC_ACQUIRE) && !this_cpu()->in_panic)
 			nmi_report(tf, "stopped by NMI: another CPU panicked");
 		__atomic_add_fetch(&stopped_cpus, 1, __ATOMIC_RELEASE);
 		for (;;)
@@ -321,14 +322,29 @@ void smp_send_nmi_backtrace(int cpu)
 	lapic_send_nmi(cpu_apic_id(cpu));
 }
 
+bool smp_claim_panic(void)
+{
+	int self = smp_processor_id(), owner = -1;
+
+	if (__atomic_compare_exchange_n(&panic_cpu, &owner, self, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return true;
+	return owner == self;	/* a panic inside this CPU's own report */
+}
+
+void smp_panic_stop_self(void)
+{
+	cli();
+	for (;;)
+		hlt();	/* the owner's NMI counts this CPU in stopped_cpus */
+}
+
 static void stop_others(bool quiet)
 {
 	int self = smp_processor_id(), expected = num_online_cpus() - 1;
-	int none = -1;
 
-	/* Only the first CPU to panic stops the others. */
-	if (!__atomic_compare_exchange_n(&panic_cpu, &none, self, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	/* Only the CPU that owns the panic (or the halt) stops the others. */
+	if (!smp_claim_panic())
 		return;
 	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
 		if (cpu != self)

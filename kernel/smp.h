@@ -39,6 +39,17 @@ void smp_send_reschedule(int cpu);
  */
 void smp_send_nmi_backtrace(int cpu);
 
+/*
+ * smp_claim_panic: called first thing by panic, interrupts off. True when
+ * this CPU is now (or already was) the one whose report counts; false when
+ * another CPU panicked first, and then the caller must not print a word:
+ * two reports at once interleave on the serial line, and a test that reads
+ * the first 'panic:' line would read the wrong one. It calls
+ * smp_panic_stop_self, which waits for the first CPU's NMI.
+ */
+bool smp_claim_panic(void);
+void __noreturn smp_panic_stop_self(void);
+
 /* Called by panic: NMI every other CPU; each prints its backtrace and halts. */
 void smp_stop_others(void);
 /* The same without the reports: an orderly halt (the --dump-disk exit). */
