@@ -28,9 +28,12 @@ static struct kmem_cache *vma_cache;
 static bool fork_shares_pinned;	/* [I] vm.debug_fork_shares_pinned */
 static bool mremap_unlocked;	/* [I] vm.debug_mremap_unlocked */
 static u64 mremap_delay_us;	/* [I] vm.debug_fault_delay_us, for that broken order */
+static bool gap_wraps;		/* [I] vm.debug_gap_wraps */
 
 CMDLINE_KEY(vm_mremap_unlocked, "vm.debug_mremap_unlocked",
 	    "test of the tests: mremap moves PTEs before the VMA, without i_mmap_lock");
+CMDLINE_KEY(vm_gap_wraps, "vm.debug_gap_wraps",
+	    "test of the tests: the gap search's top - len may wrap into the kernel half");
 CMDLINE_KEY(vm_fork_shares_pinned, "vm.debug_fork_shares_pinned",
 	    "test of the tests: fork shares pinned anonymous pages copy-on-write");
 
@@ -152,6 +155,7 @@ void mm_user_init(void)
 	fork_shares_pinned = cmdline_get("vm.debug_fork_shares_pinned") != NULL;
 	mremap_unlocked = cmdline_get("vm.debug_mremap_unlocked") != NULL;
 	mremap_delay_us = cmdline_get_u64("vm.debug_fault_delay_us", 0);
+	gap_wraps = cmdline_get("vm.debug_gap_wraps") != NULL;
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {
@@ -506,7 +510,7 @@ int do_munmap(struct mm_struct *mm, unsigned long addr, size_t len)
 static unsigned long find_gap(struct mm_struct *mm, size_t len)
 {
 	unsigned long top = USER_MMAP_TOP;
-	if (len > top - 0x10000000UL)
+	if (len > top - 0x10000000UL && !gap_wraps)
 		return 0;	/* could never fit: and top - len must not wrap */
 	for (struct list_head *p = mm->vmas.prev; p != &mm->vmas; p = p->prev) {
 		struct vm_area *v = list_entry(p, struct vm_area, link);

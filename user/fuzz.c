@@ -20,6 +20,8 @@
  * changed word prints the seed, child, batch and the first bad offset, and
  * the run fails. The random calls never reach the canaries: their memory
  * calls are confined to an arena above them, rebuilt before each batch.
+ * A mapping that mmap or mremap places outside user space (a length that
+ * wraps the gap search into the kernel half) fails the run the same way.
  *
  * At the end it prints calls per second and the number of distinct system
  * calls reached (entered and returned anything but ENOSYS), as TAP lines.
@@ -181,6 +183,26 @@ static void child_setup(long k)
 	raw6(SYS_open, (u64)"d0", O_RDONLY, 0, 0, 0, 0);
 }
 
+/*
+ * mmap and mremap may place a mapping anywhere in user space, but never
+ * beyond it: the kernel half of the page tables is shared by every process,
+ * so a user mapping there is one process's page in all of them.
+ */
+static void check_placement(const struct call *c, long ret)
+{
+	if ((c->nr != SYS_mmap && c->nr != SYS_mremap) || (ret < 0 && ret >= -4095))
+		return;
+	u64 len = c->nr == SYS_mmap ? c->arg[1] : c->arg[2];
+	u64 at = (u64)ret;
+	if (at < USER_TOP && len <= USER_TOP - at)
+		return;
+	report("not ok - %s placed a mapping outside user space: seed %llu child %ld batch %ld: "
+	       "%#llx, %#llx bytes", c->nr == SYS_mmap ? "mmap" : "mremap",
+	       (unsigned long long)cfg.seed, me.child, me.batch, (unsigned long long)at,
+	       (unsigned long long)len);
+	__atomic_fetch_add(&stats->escapes, 1, __ATOMIC_RELAXED);
+}
+
 /* One batch: a fresh arena, cfg.calls drawn calls, then the canaries. */
 static bool run_batch(struct rng *r, bool may_fork)
 {
@@ -190,6 +212,7 @@ static bool run_batch(struct rng *r, bool may_fork)
 		draw_call(r, &c, may_fork);
 		long ret = make_call(&c);
 		__atomic_fetch_add(&stats->calls, 1, __ATOMIC_RELAXED);
+		check_placement(&c, ret);
 		if (c.nr < MAX_NR && ret != -ENOSYS)
 			__atomic_store_n(&stats->reached[c.nr], 1, __ATOMIC_RELAXED);
 		if (ret == 0 && c.forks) {	/* a fork's child: a short life of its own */
@@ -318,8 +341,9 @@ static int supervisor(void)
 	       (unsigned long long)cfg.seed, next, t.exited, t.signalled);
 	report("# %ld calls in %.1f s: %.0f calls/s; %ld distinct syscalls reached, of %d drawn",
 	       calls, secs, calls / secs, reached, drawable_count());
-	ok = ok && !t.stuck && !stats->canary_failures;
-	report("%s 1 - no canary changed, every child died when killed (seed %llu)",
+	ok = ok && !t.stuck && !stats->canary_failures && !stats->escapes;
+	report("%s 1 - no canary changed, no mapping left user space, every child died when "
+	       "killed (seed %llu)",
 	       ok ? "ok" : "not ok", (unsigned long long)cfg.seed);
 	report("%s 2 - the children made calls (%ld)", calls > 0 ? "ok" : "not ok", calls);
 	return ok && calls > 0 ? 0 : 1;

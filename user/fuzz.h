@@ -43,6 +43,7 @@ extern struct fuzz_cfg cfg;
 struct stats {
 	u64 calls;			/* [A] */
 	u64 canary_failures;		/* [A] */
+	u64 escapes;			/* [A] a mapping placed outside user space */
 	unsigned char reached[MAX_NR];	/* [A] 1: returned something but ENOSYS */
 };
 extern struct stats *stats;

@@ -78,7 +78,10 @@ static const u64 bad_pointers[] = { 0, DIRECT_MAP, DIRECT_MAP + 0x100000, KERNEL
 				    0xdead000000000000UL, USER_TOP - 1, 0x7fffffffffffUL, ~0UL,
 				    ARENA + 56 * PAGE, ARENA_END - 8 };
 static const u64 lengths[] = { 0, 1, 7, 8, 64, 4095, 4096, 4097, 8192, 65536, 1 << 20,
-			       1UL << 32, 1UL << 46, ~0UL, ~0UL >> 1, 0x7ffff000 };
+			       1UL << 32, 1UL << 46, ~0UL, ~0UL >> 1, 0x7ffff000,
+			       /* all of user space, and just more than fits below the
+			        * mmap top: where a gap search's top - len would wrap */
+			       USER_TOP, 0x7f0000000000UL - 0x8000000UL };
 static const u64 integers[] = { 0, 1, 2, 3, 4, 5, 8, 16, 64, 127, 128, 255, 256, 4096,
 				0x7fffffff, 0x80000000, 0xffffffff, ~0UL, ~0UL >> 1,
 				1UL << 63, (u64)-2, 0x40, 0x800, 0x10000, 0x80000 };
