@@ -56,7 +56,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb gdb-tests tty-tests tty-tests-broken test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
+.PHONY: all deps run gdb gdb-tests tty-tests tty-tests-broken linux-compare test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
 	lab grade lab-selftest lab-check
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
@@ -171,6 +171,12 @@ gdb-tests: all
 # The shell typed at through tmux: C-c ends cat, not the shell; background
 # jobs (tests/tty/run-tty-tests --help). tty-tests-broken boots with
 # tty.debug_no_isig and passes only if the C-c test catches it.
+# Programs whose Linux output is recorded in tests/linux-outputs, all run in
+# one boot and compared line for line (tools/linux-compare --help;
+# 'tools/linux-compare --record' records them again on this host).
+linux-compare: all
+	$(PYTHON) tools/linux-compare
+
 tty-tests: all
 	$(PYTHON) tests/tty/run-tty-tests
 tty-tests-broken: all
@@ -239,7 +245,7 @@ lab-check: all $(B)/test-root.img
 
 test: all $(B)/test-module.bin $(B)/test-root.img corrupt-images $(B)/xattr-stage $(B)/symlink-stage busybox-stage \
 		check-layers check-syscall-doc host-tests model-check corrupt-selftest user-host-tests fuzz-images gdb-tests \
-		lab-selftest tty-tests
+		lab-selftest tty-tests linux-compare
 	$(PYTHON) tools/run-tests --smp-list 1,2,3,8
 
 # Debian's busybox (busybox-static, tools/install-deps.sh) and the script it
