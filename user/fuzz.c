@@ -20,8 +20,9 @@
  * changed word prints the seed, child, batch and the first bad offset, and
  * the run fails. The random calls never reach the canaries: their memory
  * calls are confined to an arena above them, rebuilt before each batch.
- * A mapping that mmap or mremap places outside user space (a length that
- * wraps the gap search into the kernel half) fails the run the same way.
+ * A success of mmap or mremap whose range leaves user space (a length that
+ * wraps the gap search into the kernel half, or a kernel address handed
+ * back) fails the run the same way.
  *
  * At the end it prints calls per second and the number of distinct system
  * calls reached (entered and returned anything but ENOSYS), as TAP lines.
@@ -196,7 +197,7 @@ static void check_placement(const struct call *c, long ret)
 	u64 at = (u64)ret;
 	if (at < USER_TOP && len <= USER_TOP - at)
 		return;
-	report("not ok - %s placed a mapping outside user space: seed %llu child %ld batch %ld: "
+	report("not ok - %s returned a range outside user space: seed %llu child %ld batch %ld: "
 	       "%#llx, %#llx bytes", c->nr == SYS_mmap ? "mmap" : "mremap",
 	       (unsigned long long)cfg.seed, me.child, me.batch, (unsigned long long)at,
 	       (unsigned long long)len);
