@@ -3,11 +3,17 @@
  * lockless and locked (pagecache_set_locked_lookups), with mm/filemap.c
  * compiled unchanged; every lookup hits and its reference is put back.
  *
- * Usage: pagecache_bench [threads=N ...] [ms=N]
+ * Usage: pagecache_bench [threads=N ...] [ms=N] [pages=all|one|own]
  *        pagecache_bench count=N lookup=lockless|locked
  * The first form prints, per thread count (default 1 and 2), one line
- * "bench find_get_page_host threads=N lockless=X locked=Y" (hits per second
- * per thread). The second does N lookups in one thread inside
+ * "bench find_get_page_host threads=N pages=P lockless=X locked=Y" (hits
+ * per second per thread). Which pages the threads look up:
+ *   all  every thread, random pages of all NINDEX (the default);
+ *   one  every thread, the same single page: its refcount's cache line
+ *        moves between the cores on every get and put;
+ *   own  each thread, random pages of its own NINDEX / MAX_THREADS: no
+ *        line is written by two threads (the tree is only read).
+ * The second does N lookups of all pages in one thread inside
  * bench_lookups(), for tests/host/callgrind-pagecache to count.
  */
 #include <pthread.h>
@@ -34,8 +40,25 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* n lookups from seed x; returns the hits. Not inlined: callgrind's window. */
-__attribute__((noinline)) unsigned long long bench_lookups(unsigned long long n, unsigned long long x)
+/* Which indices a thread looks up: base + (random & mask). */
+struct span {
+	unsigned long base, mask;
+};
+
+static const char *pages_mode = "all";	/* [I] after main's parsing */
+
+static struct span thread_span(long id)
+{
+	if (!strcmp(pages_mode, "one"))
+		return (struct span){ 0, 0 };
+	if (!strcmp(pages_mode, "own"))
+		return (struct span){ id * (NINDEX / MAX_THREADS), NINDEX / MAX_THREADS - 1 };
+	return (struct span){ 0, NINDEX - 1 };
+}
+
+/* n lookups in span s from seed x; returns the hits. Not inlined: callgrind's window. */
+__attribute__((noinline)) unsigned long long bench_lookups(unsigned long long n, unsigned long long x,
+							   struct span s)
 {
 	unsigned long long hits = 0;
 
@@ -43,7 +66,7 @@ __attribute__((noinline)) unsigned long long bench_lookups(unsigned long long n,
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		struct page *page = find_get_page(&mapping, x % NINDEX);
+		struct page *page = find_get_page(&mapping, s.base + (x & s.mask));
 		if (page) {
 			hits++;
 			put_page(page);
@@ -56,12 +79,13 @@ static void *lookup_thread(void *arg)
 {
 	long id = (long)arg;
 	unsigned long long x = id * 0x9e3779b97f4a7c15ULL + 1, n = 0;
+	struct span s = thread_span(id);
 
 	rcu_register_thread();
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
 		;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
-		n += bench_lookups(256, x);
+		n += bench_lookups(256, x, s);
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		rcu_quiescent_state();
 	}
@@ -125,9 +149,12 @@ int main(int argc, char **argv)
 			count = strtoull(argv[i] + 6, NULL, 0);
 		else if (!strncmp(argv[i], "lookup=", 7))
 			lookup = argv[i] + 7;
+		else if (!strcmp(argv[i], "pages=all") || !strcmp(argv[i], "pages=one") ||
+			 !strcmp(argv[i], "pages=own"))
+			pages_mode = argv[i] + 6;
 		else {
-			fprintf(stderr, "usage: pagecache_bench [threads=N ...] [ms=N] | "
-					"count=N lookup=lockless|locked\n");
+			fprintf(stderr, "usage: pagecache_bench [threads=N ...] [ms=N] "
+					"[pages=all|one|own] | count=N lookup=lockless|locked\n");
 			return 2;
 		}
 	}
@@ -136,7 +163,7 @@ int main(int argc, char **argv)
 	if (count) {
 		pagecache_set_locked_lookups(lookup && !strcmp(lookup, "locked"));
 		rcu_register_thread();
-		unsigned long long hits = bench_lookups(count, 1);
+		unsigned long long hits = bench_lookups(count, 1, thread_span(0));
 		rcu_unregister_thread();
 		printf("pagecache_bench: %llu lookups, %llu hits\n", count, hits);
 		return hits == count ? 0 : 1;
@@ -152,8 +179,8 @@ int main(int argc, char **argv)
 		double lockless = run(threads[i], ms);
 		pagecache_set_locked_lookups(true);
 		double locked = run(threads[i], ms);
-		printf("bench find_get_page_host threads=%d lockless=%.0f locked=%.0f\n",
-		       threads[i], lockless, locked);
+		printf("bench find_get_page_host threads=%d pages=%s lockless=%.0f locked=%.0f\n",
+		       threads[i], pages_mode, lockless, locked);
 	}
 	return 0;
 }
