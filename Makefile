@@ -175,7 +175,7 @@ gdb-tests: all
 # The same tests against what make gdb builds by default (DEBUG=1, -Og: the
 # locals a student looks at, the frames gdb unwinds), in a temporary copy
 # of the tracked files so that build/ stays -O2 (make torture; a build of
-# its own, a few minutes).
+# its own: about a minute on two cores).
 gdb-tests-debug:
 	$(Q)t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
 	git ls-files -z | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$$t" && \

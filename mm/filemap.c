@@ -182,7 +182,9 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
  * where pagecache.debug_delay_us widens the windows after steps 2 and 3 for
  * the torture, and slot_still_holds() is step 4, which
  * pagecache.debug_skip_recheck turns into "yes" (the mutant the torture,
- * the VFS readers and the model must catch).
+ * the VFS readers and the model must catch). Both are called only from
+ * there, so a lookup that leaves one out fails to build (defined but not
+ * used) instead of quietly ignoring a switch.
  */
 static void race_window(void)
 {
