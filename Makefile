@@ -4,6 +4,10 @@
 #   make run      boot it in QEMU (-smp 8) on this terminal's serial console
 #   make gdb      boot it halted and attach gdb (see README.md)
 #   make test     build, then run every test; last line "N passed, N failed"
+#   make torture  the long runs, every lab graded in full (make lab-check), and
+#                 the gdb tests again against make gdb's own build (DEBUG=1,
+#                 -Og) in a temporary copy of the tree (make gdb-tests-debug);
+#                 make test's gdb-tests use the -O2 build
 #   make lab LAB=n, make grade LAB=n   start lab n on a branch, grade it (docs/labs/)
 #
 # Variables: CMDLINE='words' (kernel command line for run/gdb), SMP=8, MEM=512M,
@@ -56,7 +60,7 @@ MISSING := $(shell PATH="$$PATH:/sbin:/usr/sbin"; for t in $(NEEDED_TOOLS); do \
 	echo libclang-rt-14-dev; \
 	[ -f /usr/include/x86_64-linux-gnu/asm/unistd_64.h ] || echo linux-libc-dev)
 
-.PHONY: all deps run gdb gdb-tests tty-tests tty-tests-broken linux-compare test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
+.PHONY: all deps run gdb gdb-tests gdb-tests-debug tty-tests tty-tests-broken linux-compare test torture bench bench-linux clean fuzz-images check-layers check-syscall-doc \
 	lab grade lab-selftest lab-check
 all: $(B)/roundabout.elf $(B)/roundabout.iso
 
@@ -167,6 +171,15 @@ gdb: all
 # (tests/gdb/run-gdb-tests --help).
 gdb-tests: all
 	DEBUG=$(if $(filter 1,$(DEBUG)),1,0) $(PYTHON) tests/gdb/run-gdb-tests
+
+# The same tests against what make gdb builds by default (DEBUG=1, -Og: the
+# locals a student looks at, the frames gdb unwinds), in a temporary copy
+# of the tracked files so that build/ stays -O2 (make torture; a build of
+# its own: about a minute on two cores).
+gdb-tests-debug:
+	$(Q)t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
+	git ls-files -z | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$$t" && \
+	$(MAKE) -C "$$t" --no-print-directory gdb-tests DEBUG=1
 
 # The shell typed at through tmux: C-c ends cat, not the shell; background
 # jobs (tests/tty/run-tty-tests --help). tty-tests-broken boots with
@@ -280,9 +293,11 @@ bench-linux: all $(B)/user/peerinit
 # the page-cache torture (under a tight cap) and the get_user_pages_fast
 # torture, each for minutes on 8 CPUs; the fault-path torture on 4; the
 # system-call fuzzer with a new seed on 1 and on 8 CPUs (tools/fuzz);
-# FUZZ_SEEDS x 8 randomly damaged ext2 images (fresh seeds each run); and
+# FUZZ_SEEDS x 8 randomly damaged ext2 images (fresh seeds each run); the
+# gdb tests against a DEBUG=1 (-Og) build (make gdb-tests-debug); and
 # every lab graded in full: the reference full marks, each known-wrong
-# switch less, each stub zero (make lab-check).
+# switch less, each handout solution (tools/lab-solutions) full marks,
+# each stub zero (make lab-check).
 TORTURE_SECONDS ?= 300
 torture: all corrupt-images
 	tools/qemu-run --smp 8 --timeout $$(( $(TORTURE_SECONDS) + 120 )) \
@@ -298,6 +313,7 @@ torture: all corrupt-images
 	$(PYTHON) tools/fuzz-images --seeds $(FUZZ_SEEDS) --per-boot 100
 	$(PYTHON) tools/fuzz --random --smp 1 --seconds $(TORTURE_SECONDS)
 	$(PYTHON) tools/fuzz --random --smp 8 --children 8 --seconds $(TORTURE_SECONDS)
+	$(MAKE) --no-print-directory gdb-tests-debug
 	$(MAKE) --no-print-directory lab-check
 
 clean:

@@ -177,19 +177,21 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
 
 /*
  * The lookup's test hooks, kept out of its steps so that find_get_page reads
- * as the protocol: race_window() is where pagecache.debug_delay_us widens
- * the windows after steps 2 and 3 for the torture, and slot_still_holds()
- * is step 4, which pagecache.debug_skip_recheck turns into "yes" (the mutant
- * the torture, the VFS readers and the model must catch). __unused: the
- * LAB 4 stub (tools/lab) cuts their only calls.
+ * as the protocol, and outside LAB 4's region so that a student's lookup
+ * meets the same switches (docs/labs/lab4.md names both): race_window() is
+ * where pagecache.debug_delay_us widens the windows after steps 2 and 3 for
+ * the torture, and slot_still_holds() is step 4, which
+ * pagecache.debug_skip_recheck turns into "yes" (the mutant the torture,
+ * the VFS readers and the model must catch). Both are called only from
+ * there, so a lookup that leaves one out fails to build (defined but not
+ * used) instead of quietly ignoring a switch.
  */
-static __unused void race_window(void)
+static void race_window(void)
 {
 	debug_delay();
 }
 
-static __unused bool slot_still_holds(struct address_space *m, unsigned long index,
-					struct page *page)
+static bool slot_still_holds(struct address_space *m, unsigned long index, struct page *page)
 {
 	if (cfg.skip_recheck)		/* deliberately broken: no recheck */
 		return true;

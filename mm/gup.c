@@ -163,11 +163,12 @@ long get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr,
 /* Steps 2-4 for one page, interrupts off. The page, or NULL to fall back. */
 static struct page *fast_one(u64 *pml4, unsigned long addr, bool write)
 {
+	/* The guarantee, checked for each page: interrupts are off (step 1) -
+	 * unless they are on by request (gup.debug_irqs_on), so that the torture
+	 * has to catch it. Above LAB 6's region, so a student's walk keeps it. */
+	lockdep_assert(irqs_disabled() || irqs_on);
 	/* LAB 6 BEGIN fast_one: gup.c steps 2-4 for one page (docs/labs/lab6.md) */
 	u64 *t = pml4;
-	/* The guarantee, checked: interrupts are off (step 1) - unless they are
-	 * on by request (gup.debug_irqs_on), so that the torture has to catch it. */
-	lockdep_assert(irqs_disabled() || irqs_on);
 	for (int level = 3; level > 0; level--) {			/* step 2 */
 		u64 e = READ_ONCE(t[(addr >> (12 + 9 * level)) & 511]);
 		if ((e & (PTE_P | PTE_U)) != (PTE_P | PTE_U) || (e & PTE_PS)) {

@@ -1,6 +1,12 @@
 # session.gdb - what tests/gdb/run-gdb-tests types into a `make gdb`
 # session (run after tools/gdbinit has stopped at kmain). Each
-# "rb-test:" line tells the test how far the session got.
+# "rb-test:" line tells the test how far the session got. gdb runs it
+# without -batch, as a student's gdb runs: -batch would turn confirmation
+# off by itself, hiding whether tools/gdbinit did, and the `quit` at the
+# end would wait for a y/n answer if it had not.
+# What tools/gdbinit set, as it stands after the first stop.
+show scheduler-locking
+show confirm
 echo rb-test: running\n
 # Runs until the test types Ctrl-C (or kills gdb).
 continue
@@ -19,3 +25,4 @@ break sched_tick
 continue
 echo rb-test: resumed\n
 delete
+quit
