@@ -111,10 +111,12 @@ static int show_kmsg(char *buf, int size)
 static int show_gup(char *buf, int size)
 {
 	return snprintf(buf, size, "fast_pins %llu\nslow_pins %llu\nfallback_changed %llu\n"
+			"fallback_fork %llu\n"
 			"fallback_not_present %llu\nfallback_permission %llu\nmode %s\n",
 			(unsigned long long)READ_ONCE(gup_stats.fast_pins),
 			(unsigned long long)READ_ONCE(gup_stats.slow_pins),
 			(unsigned long long)READ_ONCE(gup_stats.fallback_changed),
+			(unsigned long long)READ_ONCE(gup_stats.fallback_fork),
 			(unsigned long long)READ_ONCE(gup_stats.fallback_not_present),
 			(unsigned long long)READ_ONCE(gup_stats.fallback_permission),
 			gup_slow_default() ? "slow" : "fast");

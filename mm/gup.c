@@ -39,6 +39,28 @@
  * pinning process first: the slow path faults it for writing. And the
  * COW fault reuses a page only when its refcount is 1, so a pin held
  * elsewhere always forces a copy (mm/fault.c).
+ *
+ * Fork and the fast path. Fork copies a writable private page for the
+ * child when it may be pinned (refcount above mapcount), and otherwise
+ * write-protects it and shares it. That decision reads the refcount
+ * first and writes the PTE after, and the fast path takes no lock that
+ * fork holds, so step 4 alone cannot stop this interleaving:
+ *     fork: refcount says unpinned
+ *                                 fast path: PTE writable, reference, PTE
+ *                                 unchanged: pinned for writing
+ *     fork: write-protect, share with the child
+ * The parent's next write then copies the page away from the pin, and
+ * whatever is written through the pin lands in the child's memory.
+ * So mm->fork_seq is odd while fork copies (mm/mmap.c), and:
+ *   0. Before step 1, read fork_seq; if odd, pin nothing here.
+ *   6. After step 4 for every page, a full barrier, then read fork_seq
+ *      again; if it changed, drop every pin taken and use the slow path,
+ *      which takes mmap_lock and so waits for fork.
+ * Why it is enough (a Dekker pair): fork stores the odd value, full
+ * barrier, reads refcounts; we increment a refcount, full barrier, read
+ * fork_seq. Either fork sees our reference (the child gets a copy, the
+ * pinned page stays ours) or we see fork (and let go). gup.debug_ignore_fork
+ * skips steps 0 and 6 (caught by t_pin under vm.debug_fork_pause).
  */
 #include "mm/gup.h"
 #include "mm/vm.h"
@@ -61,11 +83,14 @@ CMDLINE_KEY(gup_irqs_on, "gup.debug_irqs_on",
 	    "test of the tests: the fast path walks with interrupts enabled");
 CMDLINE_KEY(gup_delay, "gup.debug_delay_us",
 	    "widen the fast path's window between reading a PTE and the reference");
+CMDLINE_KEY(gup_ignore_fork, "gup.debug_ignore_fork",
+	    "test of the tests: the fast path ignores a fork in progress (mm->fork_seq)");
 
 struct gup_stats gup_stats;	/* [A] */
 static bool slow_default;	/* [A] gup=slow, or /proc/gup_mode */
 static bool irqs_on;		/* [I] */
 static unsigned delay_us;	/* [I] */
+static bool ignore_fork;	/* [I] gup.debug_ignore_fork */
 /* walking[cpu]: [P] that CPU is between steps 1 and 5. Read by the shootdown
  * IPI on the same CPU, to say at once when the guarantee is broken. */
 static bool walking[MAX_CPUS];
@@ -83,6 +108,7 @@ void gup_init(void)
 	slow_default = m && !__builtin_strcmp(m, "slow");
 	irqs_on = cmdline_get("gup.debug_irqs_on") != NULL;
 	delay_us = (unsigned)cmdline_get_u64("gup.debug_delay_us", 0);
+	ignore_fork = cmdline_get("gup.debug_ignore_fork") != NULL;
 }
 
 bool gup_slow_default(void)
@@ -214,12 +240,14 @@ long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,
 	if (!mm || end < start || end > USER_TOP)
 		return -EFAULT;
 	unsigned long f = 0;
+	unsigned long seq = smp_load_acquire(&mm->fork_seq);		/* step 0 */
+	bool forking = (seq & 1) && !ignore_fork;
 	if (irqs_on)
 		preempt_disable();	/* broken: interrupts stay on, but no migration */
 	else
 		f = irq_save();						/* step 1 */
 	WRITE_ONCE(walking[smp_processor_id()], true);
-	for (; i < nr; i++) {
+	for (; i < nr && !forking; i++) {
 		struct page *page = fast_one(mm->pml4, (start & PAGE_MASK) + i * PAGE_SIZE, write);
 		if (!page)
 			break;
@@ -230,6 +258,12 @@ long get_user_pages_fast(unsigned long start, unsigned long nr, unsigned flags,
 		preempt_enable();
 	else
 		irq_restore(f);						/* step 5 */
+	smp_mb();	/* mfence: our references before the second read (step 6) */
+	if (forking || (i && READ_ONCE(mm->fork_seq) != seq && !ignore_fork)) {
+		unpin_user_pages(pages, i, false);	/* a fork ran: they may be shared */
+		COUNT(fallback_fork, 1);
+		i = 0;
+	}
 	*nr_fast = i;
 	COUNT(fast_pins, i);
 	if (i == nr)

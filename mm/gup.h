@@ -27,6 +27,7 @@ void unpin_user_pages(struct page **pages, unsigned long nr, bool dirty);
 struct gup_stats {
 	u64 fast_pins, slow_pins;
 	u64 fallback_changed;		/* step 4: the PTE changed under the walk */
+	u64 fallback_fork;		/* steps 0 and 6: a fork ran beside the walk */
 	u64 fallback_not_present;	/* a level or the PTE not present */
 	u64 fallback_permission;	/* not user, not writable, or maybe COW-shared */
 };

@@ -29,6 +29,7 @@ static bool fork_shares_pinned;	/* [I] vm.debug_fork_shares_pinned */
 static bool mremap_unlocked;	/* [I] vm.debug_mremap_unlocked */
 static u64 mremap_delay_us;	/* [I] vm.debug_fault_delay_us, for that broken order */
 static bool gap_wraps;		/* [I] vm.debug_gap_wraps */
+static u64 fork_pause_at;	/* [I] vm.debug_fork_pause: a user address, or 0 */
 
 CMDLINE_KEY(vm_mremap_unlocked, "vm.debug_mremap_unlocked",
 	    "test of the tests: mremap moves PTEs before the VMA, without i_mmap_lock");
@@ -36,6 +37,9 @@ CMDLINE_KEY(vm_gap_wraps, "vm.debug_gap_wraps",
 	    "test of the tests: the gap search's top - len may wrap into the kernel half");
 CMDLINE_KEY(vm_fork_shares_pinned, "vm.debug_fork_shares_pinned",
 	    "test of the tests: fork shares pinned anonymous pages copy-on-write");
+CMDLINE_KEY(vm_fork_pause, "vm.debug_fork_pause",
+	    "fork waits 1 s at this user address, between finding its page unpinned "
+	    "and write-protecting it (a window for the fast pinning path)");
 
 /* ------------------------------------------------------------ page-table walks */
 
@@ -156,6 +160,7 @@ void mm_user_init(void)
 	mremap_unlocked = cmdline_get("vm.debug_mremap_unlocked") != NULL;
 	mremap_delay_us = cmdline_get_u64("vm.debug_fault_delay_us", 0);
 	gap_wraps = cmdline_get("vm.debug_gap_wraps") != NULL;
+	fork_pause_at = cmdline_get_u64("vm.debug_fork_pause", 0) & PAGE_MASK;
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {
@@ -381,11 +386,33 @@ static void copy_one(pte_t *pte, unsigned long va, void *arg)
 			c->nomem = true;
 		return;
 	}
-	if (!c->shared && (v & PTE_W))	/* both copies read-only: the first write copies */
+	if (!c->shared && (v & PTE_W)) {	/* both copies read-only: the first write copies */
+		if (unlikely(va == fork_pause_at))
+			udelay(1000000);	/* a fast pin may come now (mm_fork's seq) */
 		v = pte_clear_bits(pte, PTE_W) & ~PTE_W;	/* paging.h: keeps the MMU's D bit */
+	}
 	get_page(page);
 	atomic_inc(&page->mapcount);
 	WRITE_ONCE(*cp, v);
+}
+
+/*
+ * fork_seq brackets the copy for get_user_pages_fast (gup.c, "fork and the
+ * fast path"): odd while private pages are being write-protected. The
+ * full barrier orders the odd store before copy_one's reads of refcounts;
+ * the fast path orders its reference before its second read of fork_seq.
+ * Only the holder of mmap_lock for writing stores it.
+ */
+static void fork_seq_begin(struct mm_struct *mm)
+{
+	WRITE_ONCE(mm->fork_seq, mm->fork_seq + 1);
+	smp_mb();	/* mov, then mfence: the odd value before any refcount read */
+}
+
+static void fork_seq_end(struct mm_struct *mm)
+{
+	/* After every PTE write of the copy (a plain mov under TSO). */
+	smp_store_release(&mm->fork_seq, mm->fork_seq + 1);
 }
 
 struct mm_struct *mm_fork(struct mm_struct *old)
@@ -394,6 +421,7 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 	if (!mm)
 		return NULL;
 	down_write(&old->mmap_lock);
+	fork_seq_begin(old);
 	mm->brk_start = old->brk_start;
 	mm->brk = old->brk;
 	bool nomem = false;
@@ -418,6 +446,7 @@ struct mm_struct *mm_fork(struct mm_struct *old)
 	}
 	/* The parent's writable translations are now read-only: flush them. */
 	flush_tlb_cpus(mm_flush_mask(old), 0, USER_TOP);
+	fork_seq_end(old);
 	up_write(&old->mmap_lock);
 	if (nomem) {
 		mm_put(mm);

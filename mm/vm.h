@@ -77,6 +77,9 @@ struct mm_struct {
 	struct list_head vmas;		/* [mmap_lock] sorted, never overlapping */
 	atomic_t users;			/* [A] threads using it */
 	u64 cpumask;			/* [A] CPUs whose cr3 holds it (mm_activate) */
+	unsigned long fork_seq;		/* [A] odd while fork write-protects the
+					 * private pages (gup.c, "fork and the
+					 * fast path"); written under mmap_lock */
 	unsigned long brk_start, brk;	/* [mmap_lock] the heap */
 };
 

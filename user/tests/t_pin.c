@@ -17,6 +17,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -498,6 +499,63 @@ static void test_fork_after_pin(uint32_t flags)
 }
 
 /*
+ * Pin during fork: a fast write pin taken while fork copies the address
+ * space is still of the parent's own page. Fork decides per page whether
+ * it may be pinned (then the child gets a copy) before it write-protects
+ * it for sharing; a fast pin between the two would pin a page that fork
+ * then shares with the child, and the parent's next store would copy it
+ * away from the pin (mm/gup.c, "fork and the fast path"). Under
+ * vm.debug_fork_pause=FORK_PAUSE_AT fork waits 1 s at this page between
+ * the two, and the second thread pins 300 ms into that wait; the parent
+ * stores after fork returns, while the pin is held, and the pin must read
+ * that store. Without the pause the pin comes after the fork and the
+ * checks hold as in test_cows.
+ */
+#define FORK_PAUSE_AT 0x100040000000ULL	/* tests/boots.txt: vm.debug_fork_pause */
+#define PIN_INTO_FORK_MS 300
+#define HOLD_ACROSS_FORK 1500000		/* us: past fork's 1 s pause and the store */
+
+struct late_pin {
+	struct pin_job j;
+	long delay_ms;
+};
+
+static void *late_pin_thread(void *arg)
+{
+	struct late_pin *l = arg;
+	sleep_ms(l->delay_ms);
+	return pin_thread(&l->j);
+}
+
+static void test_pin_during_fork(void)
+{
+	uint64_t *page = mmap((void *)FORK_PAUSE_AT, PAGE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	CHECK(page == (uint64_t *)FORK_PAUSE_AT, "pin during fork: the page is mapped");
+	if (page != (uint64_t *)FORK_PAUSE_AT)
+		return;
+	page[0] = COW_BEFORE;
+	struct late_pin l = { .delay_ms = PIN_INTO_FORK_MS };
+	l.j.a = request(page, PAGE, RB_PIN_WRITE | RB_PIN_FAST);
+	l.j.a.hold_us = HOLD_ACROSS_FORK;
+	pthread_t t;
+	pthread_create(&t, NULL, late_pin_thread, &l);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sleep_ms(2 * SETTLE_MS);	/* after the parent's store */
+		_exit(page[0] == COW_BEFORE ? 0 : 1);
+	}
+	sleep_ms(SETTLE_MS);
+	page[0] = COW_AFTER;
+	pthread_join(t, NULL);
+	CHECK_EQ(l.j.ret, 1, "pin during fork (fast): the page was pinned");
+	CHECK_EQ(l.j.a.first_word, COW_AFTER,
+		 "pin during fork (fast): the pin sees the parent's store made after the fork");
+	tap_check_exit(pid, 0, "pin during fork: the child still sees the word from before the fork");
+	munmap(page, PAGE);
+}
+
+/*
  * The sum of the numbers in /proc/gup, -1 if it cannot be read. The names
  * of its lines are not part of the contract, but all of them count pins
  * or fallbacks, so the sum must grow when pages are pinned.
@@ -532,14 +590,20 @@ static void test_proc_gup(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
-		printf("usage: t_pin\nChecks SYS_rb_pin (Roundabout only): its errors, fast and\n"
-		       "slow pins, pins held across munmap, and copy-on-write after fork.\n");
+	bool fork_only = argc == 2 && !strcmp(argv[1], "during-fork");
+	if (argc > 1 && !fork_only) {
+		printf("usage: t_pin [during-fork]\nChecks SYS_rb_pin (Roundabout only): its errors, "
+		       "fast and\nslow pins, pins held across munmap, and copy-on-write after fork.\n"
+		       "during-fork: only the pin taken while fork copies (vm.debug_fork_pause).\n");
 		return strcmp(argv[1], "--help") ? 2 : 0;
 	}
 	tap_start();
 	if (!have_rb_pin())
 		return tap_done();
+	if (fork_only) {
+		test_pin_during_fork();
+		return tap_done();
+	}
 	tap_enter_scratch("t_pin");
 	test_bad_args_pointer();
 	test_bad_values();
@@ -561,6 +625,7 @@ int main(int argc, char **argv)
 	test_cows();
 	test_fork_after_pin(RB_PIN_WRITE | RB_PIN_FAST);
 	test_fork_after_pin(RB_PIN_WRITE | RB_PIN_SLOW);
+	test_pin_during_fork();
 	test_proc_gup();
 	tap_leave_scratch();
 	return tap_done();
