@@ -53,7 +53,7 @@ static struct {
 /* Per-CPU counters: no shared cache line on the lookup path. [P] with
  * preemption off (inside the RCU read side, or with the tree lock held). */
 struct pc_cpu_stats {
-	u64 lookups, hits, misses, spec_retries, recheck_retries;
+	u64 hits, misses, spec_retries, recheck_retries;	/* lookups = hits + misses */
 	u64 freeze_failures, evictions, writebacks, overruns, truncate_batches;
 } __aligned(64);
 static struct pc_cpu_stats pc_stats[MAX_CPUS];
@@ -64,9 +64,13 @@ static atomic_t nr_cached = ATOMIC_INIT(0);	/* [A] pages in all caches */
 #define STAT(field)                                                            \
 	do {                                                                   \
 		preempt_disable();                                             \
-		pc_stats[smp_processor_id()].field++;                          \
+		__STAT(field);                                                 \
 		preempt_enable();                                              \
 	} while (0)
+
+/* The same, for a caller whose preemption is already off (inside the RCU
+ * read side, or with interrupts off): the lookup's one count per call. */
+#define __STAT(field) (pc_stats[smp_processor_id()].field++)
 
 static void page_waitqueues_init(void);
 
@@ -164,13 +168,12 @@ static struct page *find_get_page_locked(struct address_space *m, unsigned long 
 {
 	unsigned long f = read_lock_irqsave(&m->tree_lock);
 	struct page *page = radix_tree_lookup(&m->tree, index);
-	if (page)
+	if (page) {
 		get_page(page);		/* the lock keeps the page in the tree */
-	STAT(lookups);
-	if (page)
-		STAT(hits);
-	else
-		STAT(misses);
+		__STAT(hits);
+	} else {
+		__STAT(misses);
+	}
 	read_unlock_irqrestore(&m->tree_lock, f);
 	return page;
 }
@@ -191,11 +194,11 @@ static void race_window(void)
 	debug_delay();
 }
 
-static bool slot_still_holds(struct address_space *m, unsigned long index, struct page *page)
+static bool slot_still_holds(void **slot, struct page *page)
 {
 	if (cfg.skip_recheck)		/* deliberately broken: no recheck */
 		return true;
-	return radix_tree_lookup(&m->tree, index) == page;
+	return radix_tree_deref_slot(slot) == page;
 }
 
 /* The two ways a lockless lookup loses a race, as functions of their own so
@@ -218,10 +221,13 @@ struct page *find_get_page(struct address_space *m, unsigned long index)
 	if (READ_ONCE(cfg.locked))
 		return find_get_page_locked(m, index);
 	rcu_read_lock();				/* pagecache.h, step 1 */
-	STAT(lookups);
 	/* LAB 4 BEGIN find_get_page: pagecache.h steps 2-4 (docs/labs/lab4.md) */
+	void **slot;
 again:
-	page = radix_tree_lookup(&m->tree, index);	/* step 2 */
+	page = NULL;
+	slot = radix_tree_lookup_slot(&m->tree, index);	/* step 2 */
+	if (slot)
+		page = radix_tree_deref_slot(slot);
 	if (page) {
 		race_window();
 		if (!page_cache_get_speculative(page)) {	/* step 3 */
@@ -229,16 +235,16 @@ again:
 			goto again;
 		}
 		race_window();
-		if (!slot_still_holds(m, index, page)) {	/* step 4 */
+		if (!slot_still_holds(slot, page)) {		/* step 4 */
 			lost_race_slot_changed(page);
 			goto again;
 		}
 	}
 	/* LAB 4 END find_get_page */
 	if (page)
-		STAT(hits);
+		__STAT(hits);		/* preemption is off: rcu_read_lock */
 	else
-		STAT(misses);
+		__STAT(misses);
 	rcu_read_unlock();				/* step 5 */
 	return page;
 }
@@ -889,7 +895,6 @@ void pagecache_get_stats(struct pagecache_stats *st)
 	memset(st, 0, sizeof(*st));
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
 		struct pc_cpu_stats *c = &pc_stats[cpu];
-		st->lookups += READ_ONCE(c->lookups);
 		st->hits += READ_ONCE(c->hits);
 		st->misses += READ_ONCE(c->misses);
 		st->spec_retries += READ_ONCE(c->spec_retries);
@@ -900,6 +905,7 @@ void pagecache_get_stats(struct pagecache_stats *st)
 		st->overruns += READ_ONCE(c->overruns);
 		st->truncate_batches += READ_ONCE(c->truncate_batches);
 	}
+	st->lookups = st->hits + st->misses;
 	st->pages = atomic_read(&nr_cached);
 }
 

@@ -18,13 +18,16 @@
  * the page's own refcount:
  *   1. rcu_read_lock(): tree nodes cannot be freed under us (they go through
  *      call_rcu). Pages can: they are not freed through RCU.
- *   2. Load the slot: page = radix_tree_lookup(tree, index). NULL: a miss.
+ *   2. Find and load the slot: slot = radix_tree_lookup_slot(tree, index),
+ *      page = radix_tree_deref_slot(slot). No slot, or NULL: a miss.
  *   3. page_cache_get_speculative(page): increment the refcount unless it
  *      is 0 (a lock cmpxchg loop, fully ordered). If it was 0 the page is
  *      free, or frozen by an evictor that is deleting it: go back to 2.
- *   4. Recheck the slot: if radix_tree_lookup(tree, index) != page, the page
- *      was evicted - and possibly freed and reused for another file or
- *      index - between 2 and 3: put_page(page) and go back to 2.
+ *   4. Recheck the slot: if *slot != page (radix_tree_deref_slot again),
+ *      the page was evicted - and possibly freed and reused for another
+ *      file or index - between 2 and 3: put_page(page) and go back to 2.
+ *      Reading the same slot is enough, as in Linux 2.6.27, because slots
+ *      never move (radix-tree.h, radix_tree_lookup_slot): no second walk.
  *   5. rcu_read_unlock() and return the page. Guarantee (rule 9): the page
  *      WAS at (mapping, index) at the instant of step 4, and cannot be
  *      freed while we hold our reference. It may be evicted from the cache

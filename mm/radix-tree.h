@@ -155,12 +155,13 @@ static inline void radix_tree_set_lock(struct radix_tree_root *root, const void 
 	root->lock = lock;
 }
 
-/* Largest index a tree of this height holds (0 for height 0). */
+/* Largest index a tree of each height holds (0 for height 0): a table,
+ * so the lookup's bounds check is one load (radix-tree.c fills it). */
+extern const unsigned long radix_tree_height_maxindex[RADIX_TREE_MAX_HEIGHT + 1];
+
 static inline unsigned long radix_tree_maxindex(unsigned height)
 {
-	if (height * RADIX_TREE_MAP_SHIFT >= RADIX_TREE_INDEX_BITS)
-		return RADIX_TREE_INDEX_MAX;
-	return (1UL << (height * RADIX_TREE_MAP_SHIFT)) - 1;
+	return radix_tree_height_maxindex[height];
 }
 
 /*
@@ -197,7 +198,12 @@ void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index);
  * radix_tree_lookup_slot: the slot holding index's item, NULL if absent.
  * Under the writer lock the slot stays valid until the lock is dropped and
  * may be passed to radix_tree_replace_slot; under rcu_read_lock only, read
- * it with radix_tree_deref_slot (it may have become NULL since).
+ * it with radix_tree_deref_slot (it may have become NULL since). A slot
+ * never moves: grow and shrink (steps 4, 5) change only the nodes above
+ * the leaves, and a leaf is unlinked only once every slot in it is NULL.
+ * So a slot read again later still holding the item means the item is at
+ * index at that later instant (the page cache's recheck, pagecache.h
+ * step 4), with no second walk from the top.
  */
 void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index);
 

@@ -1,5 +1,6 @@
 	for (;;) {
-		page = radix_tree_lookup(&m->tree, index);	/* pagecache.h, step 2 */
+		void **slot = radix_tree_lookup_slot(&m->tree, index);	/* pagecache.h, step 2 */
+		page = slot ? radix_tree_deref_slot(slot) : NULL;
 		if (!page)
 			break;					/* a miss */
 		race_window();
@@ -8,7 +9,7 @@
 			continue;
 		}
 		race_window();
-		if (slot_still_holds(m, index, page))		/* step 4 */
+		if (slot_still_holds(slot, page))		/* step 4 */
 			break;
 		lost_race_slot_changed(page);			/* interleaving C */
 	}
