@@ -182,7 +182,7 @@ gdb-tests-debug:
 	$(MAKE) -C "$$t" --no-print-directory gdb-tests DEBUG=1
 
 # The shell typed at through tmux: C-c ends cat, not the shell; background
-# jobs (tests/tty/run-tty-tests --help). tty-tests-broken boots with
+# jobs; raw mode (tests/tty/run-tty-tests --help). tty-tests-broken boots with
 # tty.debug_no_isig and passes only if the C-c test catches it.
 # Programs whose Linux output is recorded in tests/linux-outputs, all run in
 # one boot and compared line for line (tools/linux-compare --help;

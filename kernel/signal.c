@@ -26,12 +26,15 @@
  * back over the two-byte syscall instruction, rax its number again):
  *   -ERESTARTSYS    again unless a handler without SA_RESTART runs
  *                   (pipe and tty read/write, wait4, futex without timeout)
- *   -ERESTARTNOHAND again only if no handler runs (poll, pause, nanosleep,
- *                   futex with a timeout, rt_sigsuspend)
+ *   -ERESTARTNOHAND again only if no handler runs (poll, ppoll, select,
+ *                   pselect6, pause, futex with a timeout, rt_sigsuspend)
+ *   -ERESTART_RESTARTBLOCK  again only if no handler runs, through
+ *                   restart_syscall, which sleeps only the time that was
+ *                   left (nanosleep, clock_nanosleep; kernel/sys.c)
+ * rt_sigtimedwait returns -EINTR itself: never made again, as on Linux.
  * As on Linux, with no handler to run (the signal was taken by another
  * thread, is ignored, or stopped the process until SIGCONT) every call is
- * made again; a relative nanosleep made again sleeps its whole time again
- * (Linux resumes where it was).
+ * made again. user/tests/t_sigwake checks each of these against Linux.
  *
  * alarm(): a process with an alarm is on a list; one kernel thread sleeps
  * until the earliest deadline and sends SIGALRM. Lock order: alarm_lock ->
@@ -116,9 +119,6 @@ static void check_user_rip(struct trap_frame *tf)
 			    (unsigned long long)tf->rip);
 	do_exit_group(SIGSEGV);
 }
-
-/* What a system call interrupted by a signal returns (the table atop this
- * file); act is the handler about to run, NULL if none. */
 
 /* What a system call interrupted by a signal returns (the table atop this
  * file); act is the handler about to run, NULL if none. */

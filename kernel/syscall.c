@@ -8,8 +8,9 @@
  * mm/syscalls.c (memory); kernel/fork.c, exit.c, signal.c, futex.c,
  * sys.c and sys_rusage.c (processes, signals, futexes, ids, time and
  * what processes have used).
- * An unknown number returns -ENOSYS and is logged once per number, so a
- * student who meets it knows which call to add. docs/user.md lists what
+ * An unknown number returns -ENOSYS and is logged once per number (past
+ * the table, for the first 16 such numbers only), so a student who meets
+ * it knows which call to add. docs/user.md lists what
  * each supported call does differently from Linux, if anything.
  */
 #include "kernel/syscall.h"
@@ -165,7 +166,42 @@ size_t syscall_table_range(const void **start)
 	return sizeof(table);
 }
 
+/*
+ * Which unknown numbers were logged already. Inside the table, one bit
+ * each. Past it (any u64 can come in rax) the first UNKNOWN_FAR_MAX
+ * distinct numbers are remembered and logged once each; later ones are
+ * not logged at all, so a program trying numbers in a loop cannot fill
+ * the log. Relaxed throughout: only the value itself matters, no other
+ * memory is published with it.
+ */
+#define UNKNOWN_FAR_MAX 16
 static u64 unknown_logged[(NR_SYSCALLS + 63) / 64];	/* [A] */
+static u64 unknown_far[UNKNOWN_FAR_MAX];		/* [A] a number, or 0: free */
+
+/* Whether nr (past the table, so never 0) is seen here for the first time. */
+static bool unknown_far_first(u64 nr)
+{
+	for (int i = 0; i < UNKNOWN_FAR_MAX; i++) {
+		u64 seen = 0;
+		/* lock cmpxchg: claim a free slot, or learn whose it is. */
+		if (__atomic_compare_exchange_n(&unknown_far[i], &seen, nr, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+		if (seen == nr)
+			return false;
+	}
+	return false;		/* full: stay quiet */
+}
+
+/* Whether unknown number nr is seen for the first time (then it is logged). */
+static bool unknown_first(u64 nr)
+{
+	if (nr >= NR_SYSCALLS)
+		return unknown_far_first(nr);
+	u64 bit = 1ULL << (nr % 64);
+	/* lock or: one CPU sees the bit clear. */
+	return !(__atomic_fetch_or(&unknown_logged[nr / 64], bit, __ATOMIC_RELAXED) & bit);
+}
 
 void syscall_dispatch(struct trap_frame *tf)
 {
@@ -177,10 +213,7 @@ void syscall_dispatch(struct trap_frame *tf)
 		ret = fn(&args);
 	} else {
 		ret = -ENOSYS;
-		bool first = nr >= NR_SYSCALLS ||
-			     !(__atomic_fetch_or(&unknown_logged[nr / 64], 1ULL << (nr % 64),
-						 __ATOMIC_RELAXED) & (1ULL << (nr % 64)));
-		if (first && printk_ratelimit())
+		if (unknown_first(nr) && printk_ratelimit())
 			pr_warn("syscall %llu from %s (pid %d) is not implemented: ENOSYS",
 				(unsigned long long)nr, current_task()->name, current_task()->tid);
 	}

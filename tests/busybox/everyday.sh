@@ -3,8 +3,9 @@
 # TZ=UTC and LC_ALL=C). Each line an applet prints becomes a result line
 # "ok N - NAME: LINE", and its exit status one more, so that the same
 # binary's lines on Linux and on Roundabout can be compared line for line
-# (tests/user.txt, '| linux'). What differs by machine (uname, nproc, df,
-# ps, inode numbers) is checked against the machine's own values instead.
+# (tests/user.txt, '| linux'). What differs by machine (uname, nproc, df's
+# figures, ps, inode numbers) is checked against the machine's own values
+# instead.
 # File times are set (touch -d), and output in directory order is sorted.
 
 BB=$1
@@ -191,6 +192,22 @@ machine() {
 		[ "$(bb stat -c %i src/fruit)" = "$(bb ls -i src/fruit | bb awk '{print $1}')" ]
 	check "uptime prints the load averages" bbsh '"$BB" uptime | "$BB" grep -q "load average"'
 	check "top -b -n 1 prints its table" bbsh '"$BB" top -b -n 1 | "$BB" grep -q "^ *PID "'
+	check "df -P -k's 1K-blocks, Used and Available are stat -f's (statfs) figures" df_is_statfs
+}
+
+# df -P -k . against statfs, as stat -f reports it: blocks, blocks less
+# free, and available, each times the fragment size in KiB, rounded as
+# busybox rounds. Another writer on the file system (the host's) may move
+# the free counts between the two calls, so a few tries are allowed.
+df_is_statfs() {
+	for try in 1 2 3 4 5; do
+		set -- $(bb stat -f -c '%b %f %a %S' .)
+		want="$((($1 * $4 + 512) / 1024)) $(((($1 - $2) * $4 + 512) / 1024)) $((($3 * $4 + 512) / 1024))"
+		got=$(bb df -P -k . | bb awk 'NR == 2 { print $2, $3, $4 }')
+		[ "$got" = "$want" ] && return 0
+	done
+	echo "df -P -k: $got, statfs: $want" >&2
+	return 1
 }
 
 setup
@@ -210,4 +227,7 @@ out "df" bbsh '"$BB" df -k . >/dev/null && echo df ok'
 out "symlinks" bbsh '"$BB" ln -s src/fruit link && "$BB" readlink link && "$BB" cat link'
 out "trap" bbsh 'trap "echo got USR1" USR1; kill -USR1 $$; echo after'
 out "jobs" bbsh '"$BB" sleep 0.2 & wait $!; echo waited $?'
+# The kill applet itself (not the shell's builtin): SIGTERM ends a
+# background sleep, which wait reports as 128 + 15.
+out "kill" bbsh '"$BB" kill -l 15; "$BB" sleep 100 & p=$!; "$BB" kill -TERM $p; wait $p; echo "wait gave $?"'
 out "chmod" bbsh '"$BB" chmod 640 src/colons && "$BB" chmod u+s,g+w d && "$BB" stat -c "%a %A %n" src/colons d'

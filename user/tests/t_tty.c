@@ -5,16 +5,22 @@
  * no way to be sure of).
  *
  * termios: Linux's settings at boot, TCSETS/TCGETS round trips, raw reads
- * by VMIN and VTIME; job control: tcgetpgrp/tcsetpgrp and their errors, a
- * background group's read gets SIGTTIN (EIO when it ignores it), its
- * tcsetattr SIGTTOU; TIOCSCTTY's refusals; kill(-1). Nothing is typed: the
- * typed signals are checked by tests/tty/run-tty-tests, through tmux.
+ * by VMIN and VTIME; SIGKILL ends a read asleep on the terminal; job
+ * control: tcgetpgrp/tcsetpgrp and their errors, a background group's read
+ * gets SIGTTIN (EIO when it ignores it), its tcsetattr SIGTTOU, and with
+ * TOSTOP its write too; TIOCSCTTY's refusals; kill(-1). Nothing is typed:
+ * the typed signals are checked by tests/tty/run-tty-tests, through tmux.
+ *
+ * `t_tty raw` is the typed half of that script's raw-mode test: it turns
+ * ICANON, ECHO and ISIG off, and prints what each read returns (VMIN 3,
+ * then VMIN 1 for a C-c) as "raw: read N: HEX..." for the script to judge.
  */
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
+#include <sys/wait.h>
 
 #include "tap.h"
 
@@ -96,6 +102,57 @@ static void foreground(void)
 	CHECK_ERR(ioctl(0, TIOCSCTTY, 0), EPERM, "TIOCSCTTY by a process that leads no session");
 }
 
+/* The state letter of /proc/PID/stat, '?' if unreadable. */
+static char state_of(pid_t pid)
+{
+	char path[32], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+#define DEADLINE_MS 5000
+
+/* A child of our foreground group asleep reading the terminal (nothing is
+ * typed) is ended by SIGKILL, sent once /proc shows it asleep (S). */
+static void killed_reading(void)
+{
+	char c;
+	int st = 0, waited = 0;
+	pid_t pid = fork(), got = 0;
+	if (pid == 0) {
+		read(0, &c, 1);
+		_exit(99);
+	}
+	while (state_of(pid) != 'S' && waited++ < DEADLINE_MS)
+		nap_ms(1);
+	kill(pid, SIGKILL);
+	for (waited = 0; !got && waited < DEADLINE_MS; waited++) {
+		got = waitpid(pid, &st, WNOHANG);
+		if (!got)
+			nap_ms(1);
+	}
+	tap_check(got == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		  "SIGKILL ends a foreground read asleep on the terminal",
+		  got ? "wait status %#x" : "still asleep %d ms after SIGKILL", got ? st : DEADLINE_MS);
+	if (!got) {		/* leave no reader behind */
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+}
+
 /* In a child: a session of its own may not take init's terminal, nor
  * may init's session make the child's group its foreground. */
 static int child_other_session(int ready_fd, int hold_fd)
@@ -169,6 +226,48 @@ static void background(void)
 		       "a background read gets SIGTTIN (EIO if ignored), tcsetattr SIGTTOU");
 }
 
+/* In a child moved to a background group, TOSTOP set: a write gets
+ * SIGTTOU; blocked or ignored, it goes ahead. 0, or the failed step.
+ * Each write is a newline, so what gets through is an empty line, never
+ * the start of a result line. */
+static int child_tostop(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig };	/* no SA_RESTART */
+	sigset_t ttou;
+	if (setpgid(0, 0) != 0 || tcgetpgrp(0) == getpgrp())
+		return 1;
+	got = 0;
+	sigaction(SIGTTOU, &sa, NULL);
+	if (write(1, "\n", 1) != -1 || errno != EINTR || got != SIGTTOU)
+		return 2;		/* SIGTTOU came, its handler ran, write gave EINTR */
+	got = 0;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, NULL);
+	if (write(1, "\n", 1) != 1 || got)
+		return 3;		/* blocked: it goes ahead (an empty line), nothing sent */
+	sigprocmask(SIG_UNBLOCK, &ttou, NULL);
+	signal(SIGTTOU, SIG_IGN);
+	if (write(1, "\n", 1) != 1)
+		return 4;		/* ignored: it goes ahead */
+	return 0;
+}
+
+static void background_write_tostop(void)
+{
+	struct termios old, t;
+	tcgetattr(0, &old);
+	t = old;
+	t.c_lflag |= TOSTOP;
+	tcsetattr(0, TCSANOW, &t);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(child_tostop());
+	tap_check_exit(pid, 0,
+		       "with TOSTOP a background write gets SIGTTOU (goes ahead if blocked or ignored)");
+	tcsetattr(0, TCSANOW, &old);
+}
+
 /* Hand the terminal to a child's group and take it back, as a shell does. */
 static void hand_over(void)
 {
@@ -218,15 +317,52 @@ static void kill_everyone(void)
 	close(hold[1]);
 }
 
-int main(void)
+/* One read of up to 16 bytes, printed as "raw: read N: HEX HEX ...". */
+static void read_and_show(void)
+{
+	unsigned char buf[16];
+	ssize_t n = read(0, buf, sizeof(buf));
+	printf("raw: read %zd:", n);
+	for (ssize_t i = 0; i < n; i++)
+		printf(" %02x", buf[i]);
+	printf("\n");
+}
+
+/* `t_tty raw`: typed at by tests/tty/run-tty-tests, which waits for each
+ * "ready" line before it types. */
+static int typed_raw(void)
+{
+	struct termios old, t;
+	tcgetattr(0, &old);
+	t = old;
+	t.c_lflag &= ~(ICANON | ECHO | ISIG);
+	t.c_cc[VMIN] = 3;
+	t.c_cc[VTIME] = 0;
+	tcsetattr(0, TCSANOW, &t);
+	printf("raw: ready for 3 bytes\n");
+	read_and_show();
+	t.c_cc[VMIN] = 1;
+	tcsetattr(0, TCSANOW, &t);
+	printf("raw: ready for C-c\n");
+	read_and_show();
+	tcsetattr(0, TCSANOW, &old);
+	printf("raw: done\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	tap_start();
+	if (argc > 1 && !strcmp(argv[1], "raw"))
+		return typed_raw();
 	boot_settings();
 	round_trip();
 	raw_reads();
 	foreground();
+	killed_reading();
 	other_session();
 	background();
+	background_write_tostop();
 	hand_over();
 	kill_everyone();
 	return tap_done();
