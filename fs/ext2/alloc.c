@@ -131,9 +131,8 @@ static void count(struct ext2_sb_info *sbi, struct page *gp, struct ext2_group_d
 /* Clear bit `bit` of the bitmap in block `map`; true if it was set. alloc_lock held. */
 static bool clear_map_bit(struct ext2_sb_info *sbi, u32 map, u32 bit)
 {
-	int err = 0;
-	struct page *bp = bdev_read_block(sbi->bd, map, &err);
-	if (!bp)
+	struct page *bp = bdev_read_block(sbi->bd, map);
+	if (IS_ERR(bp))
 		return false;
 	u8 *bits = page_address(bp);
 	meta_begin(bp);
@@ -177,9 +176,11 @@ u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
 		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
 		if (!READ_ONCE(gd->bg_free_blocks_count))
 			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap, err);
-		if (!bp)
+		struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap);
+		if (IS_ERR(bp)) {
+			*err = PTR_ERR(bp);
 			break;
+		}
 		u32 from = k == 0 ? (goal - sbi->first_data_block) % sbi->blocks_per_group : 0;
 		if (racy_bitmaps) {
 			mutex_unlock(&sbi->alloc_lock);
@@ -284,9 +285,11 @@ u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
 		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
 		if (!gd->bg_free_inodes_count)
 			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap, err);
-		if (!bp)
+		struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap);
+		if (IS_ERR(bp)) {
+			*err = PTR_ERR(bp);
 			break;
+		}
 		u32 from = g == 0 ? sbi->first_ino - 1 : 0;	/* reserved inodes */
 		meta_begin(bp);
 		int bit = from < sbi->inodes_per_group ?
@@ -344,12 +347,16 @@ static struct inode *claim_inode(struct ext2_sb_info *sbi, u32 ino, bool dir, in
 	}
 	u32 block, off;
 	u16 links = 0;
-	struct page *page = NULL;
-	if (!ext2_inode_loc(sbi, ino, &block, &off) && (page = bdev_read_block(sbi->bd, block, err))) {
+	struct page *page = ERR_PTR(-EIO);
+	if (!ext2_inode_loc(sbi, ino, &block, &off))
+		page = bdev_read_block(sbi->bd, block);
+	if (!IS_ERR(page)) {
 		links = ((struct ext2_inode *)((u8 *)page_address(page) + off))->i_links_count;
 		put_page(page);
+	} else {
+		*err = PTR_ERR(page);
 	}
-	if (page && !links)
+	if (!IS_ERR(page) && !links)
 		return inode;
 	if (links)
 		ext2_error(sbi->sb, ino, "the inode bitmap calls it free, but it has %u links", links);
@@ -386,7 +393,8 @@ struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err)
 	/* Start from a clean record: a freed inode's old bytes must not show through. */
 	u32 block, off;
 	struct page *page;
-	if (!ext2_inode_loc(sbi, ino, &block, &off) && (page = bdev_read_block(sbi->bd, block, err))) {
+	if (!ext2_inode_loc(sbi, ino, &block, &off) &&
+	    !IS_ERR(page = bdev_read_block(sbi->bd, block))) {
 		meta_begin(page);
 		memset((u8 *)page_address(page) + off, 0, sbi->inode_size);
 		if (sbi->inode_size > 128)

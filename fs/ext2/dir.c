@@ -81,10 +81,9 @@ typedef int (*visit_t)(struct ext2_dirent *de, u32 off, struct ext2_dirent *prev
 static int walk(struct inode *dir, u64 from_page, visit_t visit, void *ctx, struct page **pagep)
 {
 	for (u64 n = from_page; n < dir_pages(dir); n++) {
-		int err = 0;
-		struct page *page = read_mapping_page(&dir->mapping, n, &err);
-		if (!page)
-			return err;
+		struct page *page = read_mapping_page(&dir->mapping, n);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
 		u8 *base = page_address(page);
 		struct ext2_dirent *prev = NULL;
 		for (u32 off = 0; off < BLOCK_SIZE;) {
