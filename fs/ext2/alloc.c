@@ -335,9 +335,10 @@ void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir)
  */
 static struct inode *claim_inode(struct ext2_sb_info *sbi, u32 ino, bool dir, int *err)
 {
-	struct inode *inode = new_inode(sbi->sb, ino, err);
-	if (!inode) {
-		if (*err != -EEXIST) {
+	struct inode *inode = new_inode(sbi->sb, ino);
+	if (IS_ERR(inode)) {
+		if (PTR_ERR(inode) != -EEXIST) {
+			*err = PTR_ERR(inode);
 			ext2_ifree(sbi, ino, dir);
 			return NULL;
 		}
