@@ -202,7 +202,8 @@ static int block_path(u64 index, u32 slots[4])
 	return -EFBIG;
 }
 
-static u32 alloc_block(struct inode *inode, int *err)
+/* A new block for inode, near the last one it got: its number, or -errno. */
+static long alloc_block(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EI(inode);
 	struct ext2_sb_info *sbi = SBI(inode->sb);
@@ -211,9 +212,9 @@ static u32 alloc_block(struct inode *inode, int *err)
 		u32 g = (inode->ino - 1) / sbi->inodes_per_group;
 		goal = sbi->first_data_block + g * sbi->blocks_per_group;
 	}
-	u32 b = ext2_balloc(sbi, goal, err);
-	if (b) {
-		ei->last_alloc = b;
+	long b = ext2_balloc(sbi, goal);
+	if (b > 0) {
+		ei->last_alloc = (u32)b;
 		inode->blocks += BLOCK_SIZE / 512;
 	}
 	return b;
@@ -240,7 +241,7 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	struct ext2_inode_info *ei = EI(inode);
 	u32 slots[4], path[4];
-	int depth = block_path(index, slots), err = 0;
+	int depth = block_path(index, slots);
 	if (depth < 0)
 		return depth;
 
@@ -254,9 +255,10 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			*block = 0;
 			return 0;
 		}
-		b = alloc_block(inode, &err);
-		if (!b)
-			return err;
+		long nb = alloc_block(inode);
+		if (nb < 0)
+			return (int)nb;
+		b = (u32)nb;
 		if (depth > 1) {
 			struct page *np = bdev_new_block(sbi->bd, b);
 			if (!np) {
@@ -286,11 +288,12 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			return -EUCLEAN;
 		}
 		if (!next && create) {
-			next = alloc_block(inode, &err);
-			if (!next) {
+			long nb = alloc_block(inode);
+			if (nb < 0) {
 				put_page(page);
-				return err;
+				return (int)nb;
 			}
+			next = (u32)nb;
 			if (level + 1 < depth) {
 				struct page *np = bdev_new_block(sbi->bd, next);
 				if (!np) {
