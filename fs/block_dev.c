@@ -130,13 +130,11 @@ int bdev_set_window(struct blockdev *bd, u64 first, u64 n)
 	return 0;
 }
 
-struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err)
+struct page *bdev_read_block(struct blockdev *bd, u64 n)
 {
-	if (n >= bd->nblocks) {
-		*err = -EINVAL;
-		return NULL;
-	}
-	return read_mapping_page(&bd->mapping, n, err);
+	if (n >= bd->nblocks)
+		return ERR_PTR(-EINVAL);
+	return read_mapping_page(&bd->mapping, n);
 }
 
 /*

@@ -82,8 +82,10 @@ u64 bdev_capacity(struct blockdev *bd);
  */
 int bdev_set_window(struct blockdev *bd, u64 first, u64 n);
 
-/* bdev_read_block: block n, uptodate, with a reference (put_page when done); NULL + *err. */
-struct page *bdev_read_block(struct blockdev *bd, u64 n, int *err);
+/* bdev_read_block: block n, uptodate, with a reference (put_page when done);
+ * or ERR_PTR(-EINVAL) past the end, ERR_PTR(-EIO), ERR_PTR(-ENOMEM); never
+ * NULL. May sleep. */
+struct page *bdev_read_block(struct blockdev *bd, u64 n);
 /* Whole-block transfers that bypass the device's cache (file data). 0 or -EIO. May sleep. */
 int bdev_read_raw(struct blockdev *bd, u64 n, void *buf);
 int bdev_write_raw(struct blockdev *bd, u64 n, const void *buf);

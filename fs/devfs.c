@@ -18,6 +18,7 @@
  */
 #include "fs/vfs.h"
 #include "mm/slab.h"
+#include "kernel/panic.h"
 #include "kernel/string.h"
 #include "kernel/random.h"
 
@@ -234,6 +235,8 @@ void devfs_init(void)
 	devfs_sb.name = "devfs";
 	devfs_sb.type = "devfs";
 	devfs_sb.dev = vfs_anon_dev();
-	int err = 0;
-	devfs_sb.root = iget(&devfs_sb, DEVFS_ROOT_INO, &err);
+	struct inode *root = iget(&devfs_sb, DEVFS_ROOT_INO);
+	if (IS_ERR(root))	/* boot, nothing else allocated yet: a NULL root would fault later */
+		panic("devfs: cannot make the root inode (%ld)", PTR_ERR(root));
+	devfs_sb.root = root;
 }

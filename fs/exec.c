@@ -146,41 +146,42 @@ static int zero_bss_tail(struct elf64_phdr *ph, unsigned long base)
 	return clear_user((void *)file_end, n);	/* the write fault makes the private copy */
 }
 
-static u64 push(u64 *sp, const void *data, size_t len, int *err)
+/* Copy len bytes onto the new user stack below *sp, which moves down to
+ * them: their address (a user address, so never negative), or -EFAULT. */
+static s64 push(u64 *sp, const void *data, size_t len)
 {
 	*sp -= len;
-	if (copy_to_user((void *)*sp, data, len))
-		*err = -EFAULT;
-	return *sp;
+	return copy_to_user((void *)*sp, data, len) ? -EFAULT : (s64)*sp;
 }
 
 static int build_stack(struct args *a, struct elf64_ehdr *eh, unsigned long phdr_va,
 		       unsigned long entry, u64 *out_sp)
 {
-	int err = 0;
 	u64 sp = USER_STACK_TOP;
-	u64 strings = push(&sp, a->buf, a->used, &err);
+	s64 strings = push(&sp, a->buf, a->used);
 	u64 rnd[2] = { rdtsc() * 0x9E3779B97F4A7C15ULL, (u64)a->used ^ rdtsc() << 7 };
-	u64 random = push(&sp, rnd, 16, &err);
-	u64 execfn = strings;
+	s64 random = push(&sp, rnd, 16);
+	if (strings < 0 || random < 0)
+		return -EFAULT;
+	u64 execfn = (u64)strings;
 	sp &= ~15UL;
 	u64 auxv[][2] = {
 		{ AT_PHDR, phdr_va }, { AT_PHENT, sizeof(struct elf64_phdr) },
 		{ AT_PHNUM, eh->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
 		{ AT_FLAGS, 0 }, { AT_ENTRY, entry }, { AT_UID, 0 }, { AT_EUID, 0 },
 		{ AT_GID, 0 }, { AT_EGID, 0 }, { AT_SECURE, 0 }, { AT_CLKTCK, 100 },
-		{ AT_HWCAP, 0 }, { AT_RANDOM, random }, { AT_EXECFN, execfn }, { AT_NULL, 0 },
+		{ AT_HWCAP, 0 }, { AT_RANDOM, (u64)random }, { AT_EXECFN, execfn }, { AT_NULL, 0 },
 	};
 	int nptr = 1 + a->argc + 1 + a->envc + 1;
 	u64 *vec = kmalloc(nptr * 8);
 	if (!vec)
 		return -ENOMEM;
 	int k = 0;
-	u64 s = strings;
+	u64 s = execfn;
 	vec[k++] = (u64)a->argc;
 	for (int i = 0; i < a->argc + a->envc; i++) {
 		vec[k++] = s;
-		s += strlen(a->buf + (s - strings)) + 1;
+		s += strlen(a->buf + (s - execfn)) + 1;
 		if (i == a->argc - 1)
 			vec[k++] = 0;		/* the end of argv */
 	}
@@ -190,11 +191,12 @@ static int build_stack(struct args *a, struct elf64_ehdr *eh, unsigned long phdr
 	/* Keep rsp 16-byte aligned at the entry point, as the ABI says. */
 	if (((k * 8 + sizeof(auxv)) & 15) != 0)
 		sp -= 8;
-	push(&sp, auxv, sizeof(auxv), &err);
-	push(&sp, vec, k * 8, &err);
+	s64 r = push(&sp, auxv, sizeof(auxv));
+	if (r >= 0)
+		r = push(&sp, vec, k * 8);
 	kfree(vec);
 	*out_sp = sp;
-	return err;
+	return r < 0 ? (int)r : 0;
 }
 
 static int read_exact(struct file *f, void *buf, size_t len, u64 off)
@@ -223,9 +225,12 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 		err = err ? err : (int)n;
 		goto out;
 	}
-	f = vfs_open(proc->cwd, path, O_RDONLY, 0, &err);	/* 1 */
-	if (!f)
+	f = vfs_open(proc->cwd, path, O_RDONLY, 0);			/* 1 */
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		f = NULL;		/* out: puts only a file we opened */
 		goto out;
+	}
 	if (!S_ISREG(f->inode->mode) || !(f->inode->mode & 0111)) {
 		err = -EACCES;		/* not a file, or no execute bit (root too) */
 		goto out;

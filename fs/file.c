@@ -28,15 +28,13 @@ static bool readable(unsigned flags)
 	return (flags & O_ACCMODE) == O_RDONLY || (flags & O_ACCMODE) == O_RDWR;
 }
 
-struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode, int *err)
+struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode)
 {
-	if ((flags & O_ACCMODE) == O_ACCMODE) {
-		*err = -EINVAL;
-		return NULL;
-	}
-	struct inode *inode = vfs_open_inode(cwd, path, flags, mode, err);
-	if (!inode)
-		return NULL;
+	if ((flags & O_ACCMODE) == O_ACCMODE)
+		return ERR_PTR(-EINVAL);
+	struct inode *inode = vfs_open_inode(cwd, path, flags, mode);
+	if (IS_ERR(inode))
+		return ERR_CAST(inode);
 	int e = 0;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		e = -ENOTDIR;		/* before ELOOP, as Linux */
@@ -57,8 +55,7 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	struct file *f = e ? NULL : kzalloc(sizeof(*f));
 	if (!f) {
 		iput(inode);
-		*err = e ? e : -ENOMEM;
-		return NULL;
+		return ERR_PTR(e ? e : -ENOMEM);
 	}
 	atomic_set(&f->count, 1);
 	f->inode = inode;
@@ -67,8 +64,7 @@ struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 m
 	mutex_init(&f->pos_lock, "pos_lock");
 	if (inode->op->open && (e = inode->op->open(f))) {
 		file_put(f);
-		*err = e;
-		return NULL;
+		return ERR_PTR(e);
 	}
 	return f;
 }

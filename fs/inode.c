@@ -120,7 +120,7 @@ static void __iget(struct inode *inode)
 	}
 }
 
-struct inode *iget(struct super_block *sb, u32 ino, int *err)
+struct inode *iget(struct super_block *sb, u32 ino)
 {
 	spin_lock(&icache_lock);
 	struct inode *inode = find_settled(sb, ino);
@@ -129,18 +129,15 @@ struct inode *iget(struct super_block *sb, u32 ino, int *err)
 		spin_unlock(&icache_lock);
 		if (inode->state & I_BAD) {
 			iput(inode);
-			*err = -EIO;
-			return NULL;
+			return ERR_PTR(-EIO);
 		}
 		return inode;
 	}
 	spin_unlock(&icache_lock);
 
 	struct inode *fresh = alloc(sb, ino);
-	if (!fresh) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!fresh)
+		return ERR_PTR(-ENOMEM);
 	spin_lock(&icache_lock);
 	inode = find_settled(sb, ino);
 	if (inode) {			/* someone read it in meanwhile */
@@ -154,21 +151,18 @@ struct inode *iget(struct super_block *sb, u32 ino, int *err)
 
 	int e = sb->s_op->read_inode(fresh);
 	if (e) {
-		*err = e;
 		unhash_and_destroy(fresh);	/* waiters look again and retry the read */
-		return NULL;
+		return ERR_PTR(e);
 	}
 	inode_publish(fresh);
 	return fresh;
 }
 
-struct inode *new_inode(struct super_block *sb, u32 ino, int *err)
+struct inode *new_inode(struct super_block *sb, u32 ino)
 {
 	struct inode *inode = alloc(sb, ino);
-	if (!inode) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
 	spin_lock(&icache_lock);
 	/* The number may belong to an inode still being freed: wait it out. */
 	if (find_settled(sb, ino)) {
@@ -176,8 +170,7 @@ struct inode *new_inode(struct super_block *sb, u32 ino, int *err)
 		 * damaged, which the file system reports; not a kernel bug. */
 		spin_unlock(&icache_lock);
 		sb->s_op->destroy_inode(inode);
-		*err = -EEXIST;
-		return NULL;
+		return ERR_PTR(-EEXIST);
 	}
 	hash_in(inode);
 	spin_unlock(&icache_lock);
@@ -233,6 +226,7 @@ void iput(struct inode *inode)
 {
 	if (!inode)
 		return;
+	BUG_ON(IS_ERR(inode), "iput of an error pointer: a failed lookup holds no reference");
 	spin_lock(&icache_lock);
 	BUG_ON(atomic_read(&inode->count) <= 0, "iput of an inode with no references");
 	if (atomic_dec_return(&inode->count) > 0) {

@@ -55,25 +55,28 @@ int vfs_stat(struct inode *cwd, const char *path, struct kstat *st)
 
 int vfs_stat_at(struct inode *cwd, const char *path, unsigned lflags, struct kstat *st)
 {
-	int err = 0;
-	struct inode *inode = vfs_lookup_at(cwd, path, lflags, &err);
-	if (!inode)
-		return err;
+	struct inode *inode = vfs_lookup_at(cwd, path, lflags);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	vfs_getattr(inode, st);
 	iput(inode);
 	return 0;
 }
 
-/* Look a name up with s_ns already held; the inode with a reference, or NULL. */
-static struct inode *lookup_locked(struct inode *dir, const char *name, int len, int *err)
+/* Look a name up with s_ns already held; the inode with a reference, or
+ * ERR_PTR(-errno) (-ENOENT: no such name). */
+static struct inode *lookup_locked(struct inode *dir, const char *name, int len)
 {
 	u32 ino;
 	int e = dir->op->lookup(dir, name, len, &ino);
-	if (e) {
-		*err = e;
-		return NULL;
-	}
-	return iget(dir->sb, ino, err);
+	return e ? ERR_PTR(e) : iget(dir->sb, ino);
+}
+
+/* Drop what a lookup found, if it found anything: an error holds no reference. */
+static void iput_found(struct inode *inode)
+{
+	if (!IS_ERR(inode))
+		iput(inode);
 }
 
 /* A parent directory ready for a change: a directory, writable, not being removed. */
@@ -90,60 +93,46 @@ static int may_change(struct inode *dir)
 
 /*
  * Create: used by open(O_CREAT) and mkdir. With s_ns held for writing.
- * Returns the existing inode (*existed) or a new one.
+ * Returns the existing inode (*existed) or a new one; ERR_PTR(-errno).
  */
 static struct inode *create_locked(struct inode *dir, const char *name, int len, u32 mode,
-				   bool *existed, int *err)
+				   bool *existed)
 {
-	int e = 0;
-	struct inode *inode = lookup_locked(dir, name, len, &e);
-	if (inode) {
-		*existed = true;
+	struct inode *inode = lookup_locked(dir, name, len);
+	*existed = !IS_ERR(inode);
+	if (*existed || PTR_ERR(inode) != -ENOENT)
 		return inode;
-	}
-	if (e != -ENOENT) {
-		*err = e;
-		return NULL;
-	}
-	*existed = false;
-	if ((e = may_change(dir))) {
-		*err = e;
-		return NULL;
-	}
-	e = S_ISDIR(mode) ? dir->op->mkdir(dir, name, len, mode, &inode)
-			  : dir->op->create(dir, name, len, mode, &inode);
-	if (e) {
-		*err = e;
-		return NULL;
-	}
-	return inode;
+	int e = may_change(dir);
+	if (!e)
+		e = S_ISDIR(mode) ? dir->op->mkdir(dir, name, len, mode, &inode)
+				  : dir->op->create(dir, name, len, mode, &inode);
+	return e ? ERR_PTR(e) : inode;
 }
 
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode)
 {
 	struct walk w;
-	int err = 0;
 	bool existed;
-	struct inode *dir = walk_parent(cwd, path, &w, &err);
+	struct inode *dir = walk_parent(cwd, path, &w);
 	const char *last = w.last;
 	int len = w.lastlen;
-	if (!dir) {
+	if (IS_ERR(dir)) {
 		walk_done(&w);
-		return err;
+		return PTR_ERR(dir);
 	}
 	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || !S_ISDIR(dir->mode)) {
-		err = S_ISDIR(dir->mode) ? -EEXIST : -ENOTDIR;
+		int err = S_ISDIR(dir->mode) ? -EEXIST : -ENOTDIR;
 		iput(dir);
 		walk_done(&w);
 		return err;
 	}
 	down_write(&dir->sb->s_ns);
-	struct inode *inode = create_locked(dir, last, len, S_IFDIR | (mode & 07777), &existed, &err);
+	struct inode *inode = create_locked(dir, last, len, S_IFDIR | (mode & 07777), &existed);
 	up_write(&dir->sb->s_ns);
 	iput(dir);
 	walk_done(&w);
-	if (!inode)
-		return err;
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	iput(inode);
 	return existed ? -EEXIST : 0;
 }
@@ -162,10 +151,10 @@ int vfs_symlink(struct inode *cwd, const char *target, const char *linkpath)
 		return -ENAMETOOLONG;
 	struct walk w;
 	int err = 0;
-	struct inode *dir = walk_parent(cwd, linkpath, &w, &err);
-	if (!dir) {
+	struct inode *dir = walk_parent(cwd, linkpath, &w);
+	if (IS_ERR(dir)) {
 		walk_done(&w);
-		return err;
+		return PTR_ERR(dir);
 	}
 	if (w.lastlen == 0 || is_dot(w.last, w.lastlen) || is_dotdot(w.last, w.lastlen))
 		err = -EEXIST;
@@ -173,16 +162,15 @@ int vfs_symlink(struct inode *cwd, const char *target, const char *linkpath)
 		err = -EPERM;
 	if (!err) {
 		down_write(&dir->sb->s_ns);
-		int e = 0;
-		struct inode *there = lookup_locked(dir, w.last, w.lastlen, &e), *link = NULL;
-		if (there || e != -ENOENT)
-			err = there ? -EEXIST : e;
+		struct inode *there = lookup_locked(dir, w.last, w.lastlen), *link = NULL;
+		if (!IS_ERR(there) || PTR_ERR(there) != -ENOENT)
+			err = IS_ERR(there) ? PTR_ERR(there) : -EEXIST;
 		else if (w.trailing)
 			err = -ENOENT;		/* "new/" names a directory that is not there */
 		else
 			err = dir->op->symlink(dir, w.last, w.lastlen, target, tlen, &link);
 		up_write(&dir->sb->s_ns);
-		iput(there);
+		iput_found(there);
 		iput(link);
 	}
 	iput(dir);
@@ -194,11 +182,10 @@ int vfs_symlink(struct inode *cwd, const char *target, const char *linkpath)
  * bytes, not NUL-terminated): its length, or EINVAL for a file that is no link. */
 int vfs_readlink(struct inode *cwd, const char *path, char *buf)
 {
-	int err = 0;
-	struct inode *inode = vfs_lookup_at(cwd, path, LOOKUP_NOFOLLOW, &err);
-	if (!inode)
-		return err;
-	err = S_ISLNK(inode->mode) && inode->op->readlink ? inode->op->readlink(inode, buf) : -EINVAL;
+	struct inode *inode = vfs_lookup_at(cwd, path, LOOKUP_NOFOLLOW);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	int err = S_ISLNK(inode->mode) && inode->op->readlink ? inode->op->readlink(inode, buf) : -EINVAL;
 	iput(inode);
 	return err;
 }
@@ -209,10 +196,9 @@ static int remove_last(struct inode *dir, const char *last, int len, bool traili
 static int remove_name(struct inode *cwd, const char *path, bool want_dir)
 {
 	struct walk w;
-	int err = 0;
-	struct inode *dir = walk_parent(cwd, path, &w, &err);
-	if (dir)	/* the link itself goes, never what it points to */
-		err = remove_last(dir, w.last, w.lastlen, w.trailing, want_dir);
+	struct inode *dir = walk_parent(cwd, path, &w);
+	int err = IS_ERR(dir) ? PTR_ERR(dir)	/* the link itself goes, never what it points to */
+			      : remove_last(dir, w.last, w.lastlen, w.trailing, want_dir);
 	walk_done(&w);
 	return err;
 }
@@ -232,8 +218,10 @@ static int remove_last(struct inode *dir, const char *last, int len, bool traili
 		return err;
 	}
 	down_write(&dir->sb->s_ns);
-	struct inode *victim = lookup_locked(dir, last, len, &err);
-	if (victim) {
+	struct inode *victim = lookup_locked(dir, last, len);
+	if (IS_ERR(victim)) {
+		err = PTR_ERR(victim);
+	} else {
 		if (want_dir && !S_ISDIR(victim->mode))
 			err = -ENOTDIR;
 		else if (!want_dir && S_ISDIR(victim->mode))
@@ -250,7 +238,7 @@ static int remove_last(struct inode *dir, const char *last, int len, bool traili
 		}
 	}
 	up_write(&dir->sb->s_ns);
-	iput(victim);		/* the last one frees an unlinked file */
+	iput_found(victim);		/* the last one frees an unlinked file */
 	iput(dir);
 	return err;
 }
@@ -273,17 +261,17 @@ int vfs_link(struct inode *cwd, const char *oldpath, const char *newpath)
 int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath,
 	      unsigned lflags)
 {
-	int err = 0;
-	struct inode *old = vfs_lookup_at(ocwd, oldpath, lflags, &err);
-	if (!old)
-		return err;
+	struct inode *old = vfs_lookup_at(ocwd, oldpath, lflags);
+	if (IS_ERR(old))
+		return PTR_ERR(old);
 	struct walk w;
-	struct inode *dir = walk_parent(ncwd, newpath, &w, &err);
-	if (!dir) {
+	struct inode *dir = walk_parent(ncwd, newpath, &w);
+	if (IS_ERR(dir)) {
 		walk_done(&w);
 		iput(old);
-		return err;
+		return PTR_ERR(dir);
 	}
+	int err;
 	const char *last = w.last;
 	int len = w.lastlen;
 	bool trailing = w.trailing;
@@ -297,12 +285,11 @@ int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const
 		err = may_change(dir);
 	if (!err) {
 		down_write(&dir->sb->s_ns);
-		int e = 0;
-		struct inode *there = lookup_locked(dir, last, len, &e);
-		if (there)
+		struct inode *there = lookup_locked(dir, last, len);
+		if (!IS_ERR(there))
 			err = -EEXIST;
-		else if (e != -ENOENT)
-			err = e;
+		else if (PTR_ERR(there) != -ENOENT)
+			err = PTR_ERR(there);
 		else if (old->nlink == 0)
 			err = -ENOENT;
 		else {
@@ -311,7 +298,7 @@ int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const
 			mutex_unlock(&old->i_mutex);
 		}
 		up_write(&dir->sb->s_ns);
-		iput(there);
+		iput_found(there);
 	}
 	iput(dir);
 	iput(old);
@@ -329,7 +316,7 @@ int vfs_link2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const
 static int is_ancestor(struct inode *a, struct inode *d)
 {
 	struct inode *cur = igrab(d);
-	int found = 0, err = 0;
+	int found = 0;
 	for (int level = 0; cur && !found && cur != cur->sb->root; level++) {
 		if (cur == a) {
 			found = 1;
@@ -341,11 +328,13 @@ static int is_ancestor(struct inode *a, struct inode *d)
 			found = -EUCLEAN;
 			break;
 		}
-		struct inode *up = lookup_locked(cur, "..", 2, &err);
+		struct inode *up = lookup_locked(cur, "..", 2);
 		iput(cur);
+		if (IS_ERR(up)) {
+			found = PTR_ERR(up);
+			up = NULL;
+		}
 		cur = up;
-		if (!cur)
-			found = err ? err : -EUCLEAN;
 	}
 	if (cur == a && !found)
 		found = 1;
@@ -363,14 +352,16 @@ static int rename_last(struct inode *odir, struct walk *ow, struct inode *ndir, 
 int vfs_rename2(struct inode *ocwd, const char *oldpath, struct inode *ncwd, const char *newpath)
 {
 	struct walk ow, nw;
-	int err = 0;
-	struct inode *odir = walk_parent(ocwd, oldpath, &ow, &err);
-	if (odir) {
-		struct inode *ndir = walk_parent(ncwd, newpath, &nw, &err);
-		if (ndir)	/* a link is renamed itself, never what it points to */
-			err = rename_last(odir, &ow, ndir, &nw);
-		else
+	struct inode *odir = walk_parent(ocwd, oldpath, &ow);
+	int err = IS_ERR(odir) ? PTR_ERR(odir) : 0;
+	if (!err) {
+		struct inode *ndir = walk_parent(ncwd, newpath, &nw);
+		if (IS_ERR(ndir)) {
+			err = PTR_ERR(ndir);
 			iput(odir);
+		} else {	/* a link is renamed itself, never what it points to */
+			err = rename_last(odir, &ow, ndir, &nw);
+		}
 		walk_done(&nw);
 	}
 	walk_done(&ow);
@@ -396,14 +387,19 @@ static int rename_last(struct inode *odir, struct walk *ow, struct inode *ndir, 
 
 	struct super_block *sb = odir->sb;
 	down_write(&sb->s_ns);
-	moved = lookup_locked(odir, olast, olen, &err);
-	if (!moved)
+	moved = lookup_locked(odir, olast, olen);
+	if (IS_ERR(moved)) {
+		err = PTR_ERR(moved);
+		moved = NULL;
 		goto unlock;
-	int e = 0;
-	over = lookup_locked(ndir, nlast, nlen, &e);
-	if (!over && e != -ENOENT) {
-		err = e;
-		goto unlock;
+	}
+	over = lookup_locked(ndir, nlast, nlen);
+	if (IS_ERR(over)) {
+		err = PTR_ERR(over);
+		over = NULL;
+		if (err != -ENOENT)
+			goto unlock;
+		err = 0;		/* nothing there to replace */
 	}
 	if ((otrail || ntrail) && !S_ISDIR(moved->mode)) {
 		err = -ENOTDIR;
@@ -442,10 +438,10 @@ out:
 
 int vfs_truncate(struct inode *cwd, const char *path, u64 size)
 {
-	int err = 0;
-	struct inode *inode = vfs_lookup(cwd, path, &err);
-	if (!inode)
-		return err;
+	struct inode *inode = vfs_lookup(cwd, path);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	int err;
 	if (S_ISDIR(inode->mode))
 		err = -EISDIR;
 	else if (inode->sb->rdonly)
@@ -460,23 +456,19 @@ int vfs_truncate(struct inode *cwd, const char *path, u64 size)
 }
 
 /* open(O_CREAT)'s step in one directory: the file (last, len) names there,
- * created if it is missing (*existed says which). dir's reference stays. */
-static struct inode *create_in(struct inode *dir, const struct walk *w, u32 mode, bool *existed,
-			       int *err)
+ * created if it is missing (*existed says which), or ERR_PTR(-errno).
+ * dir's reference stays. */
+static struct inode *create_in(struct inode *dir, const struct walk *w, u32 mode, bool *existed)
 {
 	const char *last = w->last;
 	int len = w->lastlen;
 	*existed = true;
-	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || w->trailing) {
-		*err = -EISDIR;		/* O_CREAT on a directory name */
-		return NULL;
-	}
-	if (!S_ISDIR(dir->mode)) {
-		*err = -ENOTDIR;
-		return NULL;
-	}
+	if (len == 0 || is_dot(last, len) || is_dotdot(last, len) || w->trailing)
+		return ERR_PTR(-EISDIR);	/* O_CREAT on a directory name */
+	if (!S_ISDIR(dir->mode))
+		return ERR_PTR(-ENOTDIR);
 	down_write(&dir->sb->s_ns);
-	struct inode *inode = create_locked(dir, last, len, S_IFREG | (mode & 07777), existed, err);
+	struct inode *inode = create_locked(dir, last, len, S_IFREG | (mode & 07777), existed);
 	up_write(&dir->sb->s_ns);
 	return inode;
 }
@@ -488,33 +480,34 @@ static struct inode *create_in(struct inode *dir, const struct walk *w, u32 mode
  * (the name exists: EEXIST) and O_NOFOLLOW (the link itself comes back,
  * for vfs_open to refuse with ELOOP).
  */
-struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
-			     int *err)
+struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode)
 {
 	if (!(flags & O_CREAT))
-		return vfs_lookup_at(cwd, path, flags & O_NOFOLLOW ? LOOKUP_NOFOLLOW : 0, err);
+		return vfs_lookup_at(cwd, path, flags & O_NOFOLLOW ? LOOKUP_NOFOLLOW : 0);
 	struct walk w;
 	bool existed = true;
-	struct inode *inode = NULL, *dir = walk_parent(cwd, path, &w, err);
-	while (dir) {
-		inode = create_in(dir, &w, mode, &existed, err);
-		if (!inode || !existed || !S_ISLNK(inode->mode) || (flags & (O_EXCL | O_NOFOLLOW)))
+	struct inode *inode, *dir = walk_parent(cwd, path, &w);
+	while (!IS_ERR(dir)) {
+		inode = create_in(dir, &w, mode, &existed);
+		if (IS_ERR(inode) || !existed || !S_ISLNK(inode->mode) ||
+		    (flags & (O_EXCL | O_NOFOLLOW)))
 			break;
-		const char *p = splice_link(inode, "", &w, err);	/* on to its target */
+		const char *p = splice_link(inode, "", &w);	/* on to its target */
 		iput(inode);
-		inode = NULL;
-		struct inode *next = p ? walk_from(dir, p, &w, err) : NULL;
+		struct inode *next = IS_ERR(p) ? ERR_CAST(p) : walk_from(dir, p, &w);
 		iput(dir);
 		dir = next;
 	}
-	iput(dir);
+	if (IS_ERR(dir))
+		inode = dir;		/* a walk failed: its error is the answer */
+	else
+		iput(dir);
 	walk_done(&w);
-	if (inode && existed && (flags & O_EXCL)) {
+	if (!IS_ERR(inode) && existed && (flags & O_EXCL)) {
 		iput(inode);
-		*err = -EEXIST;
-		return NULL;
+		return ERR_PTR(-EEXIST);
 	}
-	return inode && existed ? follow_mount(inode) : inode;
+	return !IS_ERR(inode) && existed ? follow_mount(inode) : inode;
 }
 
 struct name_of {
@@ -563,9 +556,11 @@ int vfs_getcwd(struct inode *dir, char *buf, int size)
 			err = -ENOENT;	/* a file system no longer mounted anywhere */
 			break;
 		}
-		struct inode *up = lookup_one(cur, "..", 2, &err);	/* its own file system's parent */
-		if (!up)
+		struct inode *up = lookup_one(cur, "..", 2);	/* its own file system's parent */
+		if (IS_ERR(up)) {
+			err = PTR_ERR(up);
 			break;
+		}
 		n->ino = cur->ino;
 		n->found = false;
 		u64 pos = 0;

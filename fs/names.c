@@ -18,16 +18,28 @@
 /* Run op(base, path) for a *at() call. */
 static long with_path(int dirfd, u64 upath, int (*op)(struct inode *, const char *, u64), u64 arg)
 {
-	int err = 0;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
-	struct inode *base = base_dir(dirfd, path, &err);
-	if (base)
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	struct inode *base = base_dir(dirfd, path);
+	long err = PTR_ERR(base);
+	if (!IS_ERR(base)) {
 		err = op(base, path, arg);
-	iput(base);
+		iput(base);
+	}
 	kfree(path);
 	return err;
+}
+
+/* The inode (dirfd, path) names, held; or ERR_PTR(-errno). */
+static struct inode *lookup_at(int dirfd, const char *path, unsigned lflags)
+{
+	struct inode *base = base_dir(dirfd, path);
+	if (IS_ERR(base))
+		return base;
+	struct inode *inode = vfs_lookup_at(base, path, lflags);
+	iput(base);
+	return inode;
 }
 
 static int op_mkdir(struct inode *b, const char *p, u64 mode)
@@ -56,20 +68,37 @@ SYSCALL_DEFINE3(unlinkat, int, dirfd, uaddr_t, upath, u64, flags)
 
 #define AT_SYMLINK_FOLLOW 0x400
 
-/* Two-path calls: rename and link, with their *at forms (link: lflags for the old path). */
-static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link, unsigned lflags)
+/* two_paths with both paths copied in: their base directories, then the call. */
+static long two_bases(int olddirfd, const char *oldp, int newdirfd, const char *newp, bool link,
+		      unsigned lflags)
 {
-	int err = 0;
-	char *oldp = get_path(uold, &err), *newp = oldp ? get_path(unew, &err) : NULL;
-	struct inode *ob = newp ? base_dir(olddirfd, oldp, &err) : NULL;
-	struct inode *nb = ob ? base_dir(newdirfd, newp, &err) : NULL;
-	if (nb) {
+	struct inode *ob = base_dir(olddirfd, oldp);
+	if (IS_ERR(ob))
+		return PTR_ERR(ob);
+	struct inode *nb = base_dir(newdirfd, newp);
+	long err = PTR_ERR(nb);
+	if (!IS_ERR(nb)) {
 		/* The VFS takes one base; give it absolute or same-base paths. */
 		err = link ? vfs_link2(ob, oldp, nb, newp, lflags) : vfs_rename2(ob, oldp, nb, newp);
+		iput(nb);
 	}
-	iput(nb);
 	iput(ob);
-	kfree(newp);
+	return err;
+}
+
+/* Two-path calls: rename and link, with their *at forms (link: lflags for the
+ * old path). Both paths are copied in before either base is looked at, as Linux. */
+static long two_paths(int olddirfd, u64 uold, int newdirfd, u64 unew, bool link, unsigned lflags)
+{
+	char *oldp = get_path(uold);
+	if (IS_ERR(oldp))
+		return PTR_ERR(oldp);
+	char *newp = get_path(unew);
+	long err = PTR_ERR(newp);
+	if (!IS_ERR(newp)) {
+		err = two_bases(olddirfd, oldp, newdirfd, newp, link, lflags);
+		kfree(newp);
+	}
 	kfree(oldp);
 	return err;
 }
@@ -93,13 +122,20 @@ SYSCALL_DEFINE5(linkat, int, olddirfd, uaddr_t, uold, int, newdirfd, uaddr_t, un
 /* symlinkat: a link at (dirfd, linkpath) holding target. */
 static long do_symlinkat(u64 utarget, int dirfd, u64 ulink)
 {
-	int err = 0;
-	char *target = get_path(utarget, &err), *link = target ? get_path(ulink, &err) : NULL;
-	struct inode *base = link ? base_dir(dirfd, link, &err) : NULL;
-	if (base)
-		err = vfs_symlink(base, target, link);
-	iput(base);
-	kfree(link);
+	char *target = get_path(utarget);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	char *link = get_path(ulink);
+	long err = PTR_ERR(link);
+	if (!IS_ERR(link)) {
+		struct inode *base = base_dir(dirfd, link);
+		err = PTR_ERR(base);
+		if (!IS_ERR(base)) {
+			err = vfs_symlink(base, target, link);
+			iput(base);
+		}
+		kfree(link);
+	}
 	kfree(target);
 	return err;
 }
@@ -118,18 +154,20 @@ static long do_readlinkat(int dirfd, u64 upath, u64 ubuf, u64 bufsize)
 {
 	if ((int)bufsize <= 0)
 		return -EINVAL;
-	int err = 0;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
 	char *buf = kmalloc(PATH_MAX);
-	struct inode *base = buf ? base_dir(dirfd, path, &err) : NULL;
-	long r = base ? vfs_readlink(base, path, buf) : buf ? err : -ENOMEM;
+	struct inode *base = buf ? base_dir(dirfd, path) : ERR_PTR(-ENOMEM);
+	long r = PTR_ERR(base);
+	if (!IS_ERR(base)) {
+		r = vfs_readlink(base, path, buf);
+		iput(base);
+	}
 	if (r > 0) {
 		size_t n = (size_t)r < (size_t)(int)bufsize ? (size_t)r : (size_t)(int)bufsize;
 		r = copy_to_user((void *)ubuf, buf, n) ? -EFAULT : (long)n;
 	}
-	iput(base);
 	kfree(buf);
 	kfree(path);
 	return r;
@@ -144,32 +182,26 @@ SYSCALL_DEFINE4(readlinkat, int, dirfd, uaddr_t, upath, uaddr_t, ubuf, u64, bufs
  * The inode an attribute call names, held: (dirfd, path), following a
  * last link unless lflags say LOOKUP_NOFOLLOW; with no path (by_fd, or an
  * empty one and fd_if_empty) the file dirfd is open on; a NULL path is
- * EFAULT. A pipe or the console has no inode: NULL with *err 0, and the
- * call changes nothing.
+ * EFAULT. ERR_PTR(-errno) on failure. A pipe or the console has no inode:
+ * NULL, which is no error, and the call changes nothing.
  */
-static struct inode *attr_inode(int dirfd, u64 upath, bool by_fd, unsigned lflags, bool fd_if_empty,
-			        int *err)
+static struct inode *attr_inode(int dirfd, u64 upath, bool by_fd, unsigned lflags, bool fd_if_empty)
 {
 	char *path = NULL;
-	*err = 0;
 	if (!by_fd) {
-		path = get_path(upath, err);
-		if (!path)
-			return NULL;
+		path = get_path(upath);
+		if (IS_ERR(path))
+			return ERR_CAST(path);
 	}
 	if (path && (path[0] || !fd_if_empty)) {
-		struct inode *base = base_dir(dirfd, path, err);
-		struct inode *inode = base ? vfs_lookup_at(base, path, lflags, err) : NULL;
-		iput(base);
+		struct inode *inode = lookup_at(dirfd, path, lflags);
 		kfree(path);
 		return inode;
 	}
 	kfree(path);
 	struct file *f = fd_get(current_files(), dirfd);
-	if (!f) {
-		*err = -EBADF;
-		return NULL;
-	}
+	if (!f)
+		return ERR_PTR(-EBADF);
 	struct inode *inode = f->inode ? igrab(f->inode) : NULL;
 	file_put(f);
 	return inode;
@@ -211,11 +243,10 @@ static int set_attr(struct inode *inode, u32 mode, u32 uid, u32 gid, bool owner_
 
 static long do_chmod(int dirfd, u64 upath, u64 mode, bool by_fd)
 {
-	int err;
-	struct inode *inode = attr_inode(dirfd, upath, by_fd, 0, false, &err);
-	if (!inode)
-		return err;
-	err = set_attr(inode, (u32)mode & 07777, NO_ID, NO_ID, false);
+	struct inode *inode = attr_inode(dirfd, upath, by_fd, 0, false);
+	if (IS_ERR_OR_NULL(inode))	/* NULL: no inode, nothing to change */
+		return inode ? PTR_ERR(inode) : 0;
+	int err = set_attr(inode, (u32)mode & 07777, NO_ID, NO_ID, false);
 	iput(inode);
 	return err;
 }
@@ -223,11 +254,10 @@ static long do_chmod(int dirfd, u64 upath, u64 mode, bool by_fd)
 static long do_chown(int dirfd, u64 upath, u64 owner, u64 group, unsigned lflags, bool by_fd,
 		     bool fd_if_empty)
 {
-	int err;
-	struct inode *inode = attr_inode(dirfd, upath, by_fd, lflags, fd_if_empty, &err);
-	if (!inode)
-		return err;
-	err = set_attr(inode, NO_ID, (u32)owner, (u32)group, true);
+	struct inode *inode = attr_inode(dirfd, upath, by_fd, lflags, fd_if_empty);
+	if (IS_ERR_OR_NULL(inode))	/* NULL: no inode, nothing to change */
+		return inode ? PTR_ERR(inode) : 0;
+	int err = set_attr(inode, NO_ID, (u32)owner, (u32)group, true);
 	iput(inode);
 	return err;
 }
@@ -277,13 +307,12 @@ static long set_cwd(struct inode *dir)
 
 SYSCALL_DEFINE1(chdir, uaddr_t, upath)
 {
-	int err = 0;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
-	struct inode *dir = vfs_lookup(current_proc()->cwd, path, &err);
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	struct inode *dir = vfs_lookup(current_proc()->cwd, path);
 	kfree(path);
-	return dir ? set_cwd(dir) : err;
+	return IS_ERR(dir) ? PTR_ERR(dir) : set_cwd(dir);
 }
 
 SYSCALL_DEFINE1(fchdir, int, fd)
@@ -352,7 +381,6 @@ SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, fla
 			    ts[i].nsec != UTIME_NOW && ts[i].nsec != UTIME_OMIT)
 				return -EINVAL;
 	}
-	int err = 0;
 	struct inode *inode;
 	if (!upath) {
 		struct file *f = fd_get(current_files(), dirfd);
@@ -363,16 +391,13 @@ SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, fla
 		if (!inode)
 			return -EPERM;		/* a pipe or the console: no times to set here */
 	} else {
-		char *path = get_path(upath, &err);
-		if (!path)
-			return err;
-		struct inode *base = base_dir(dirfd, path, &err);
-		unsigned lflags = flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0;
-		inode = base ? vfs_lookup_at(base, path, lflags, &err) : NULL;
-		iput(base);
+		char *path = get_path(upath);
+		if (IS_ERR(path))
+			return PTR_ERR(path);
+		inode = lookup_at(dirfd, path, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0);
 		kfree(path);
-		if (!inode)
-			return err;
+		if (IS_ERR(inode))
+			return PTR_ERR(inode);
 	}
 	if (inode->sb->rdonly) {
 		iput(inode);
@@ -385,7 +410,7 @@ SYSCALL_DEFINE4(utimensat, int, dirfd, uaddr_t, upath, uaddr_t, utimes, int, fla
 	if (pick_time(utimes ? &ts[1] : NULL, now, &t))
 		inode->mtime = t;
 	inode->ctime = now;
-	err = mark_inode_dirty(inode);
+	int err = mark_inode_dirty(inode);
 	mutex_unlock(&inode->i_mutex);
 	iput(inode);
 	return err;

@@ -108,10 +108,10 @@ int mount_add_root(struct super_block *sb, const char *source)
 
 int vfs_mount(struct super_block *sb, const char *path, const char *source)
 {
+	struct inode *dir = vfs_lookup(NULL, path);	/* what is there now, mounts followed */
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
 	int err = 0;
-	struct inode *dir = vfs_lookup(NULL, path, &err);	/* what is there now, mounts followed */
-	if (!dir)
-		return err;
 	struct mount *m = kzalloc(sizeof(*m));
 	if (!m)
 		err = -ENOMEM;

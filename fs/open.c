@@ -21,56 +21,50 @@ struct files_struct *current_files(void)
 	return current_proc()->files;
 }
 
-/* Copy a path from user memory: a kmalloc'd string, or NULL and *err. */
-char *get_path(u64 upath, int *err)
+char *get_path(u64 upath)
 {
 	char *p = kmalloc(PATH_MAX);
-	if (!p) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!p)
+		return ERR_PTR(-ENOMEM);
 	long n = strncpy_from_user(p, (const char *)upath, PATH_MAX);
 	if (n < 0) {
 		kfree(p);
-		*err = (int)n;
-		return NULL;
+		return ERR_PTR(n);
 	}
 	return p;
 }
 
-/* The directory a *at() path starts from (held), or NULL and *err. */
-struct inode *base_dir(int dirfd, const char *path, int *err)
+struct inode *base_dir(int dirfd, const char *path)
 {
 	struct process *p = current_proc();
 	if (path[0] == '/' || dirfd == AT_FDCWD)
-		return igrab(p->cwd);
+		return igrab(p->cwd);	/* the process holds its cwd: never NULL */
 	struct file *f = fd_get(p->files, dirfd);
-	if (!f) {
-		*err = -EBADF;
-		return NULL;
-	}
+	if (!f)
+		return ERR_PTR(-EBADF);
 	struct inode *dir = f->inode ? igrab(f->inode) : NULL;
 	file_put(f);
 	if (!dir || !S_ISDIR(dir->mode)) {
 		iput(dir);
-		*err = -ENOTDIR;
-		return NULL;
+		return ERR_PTR(-ENOTDIR);
 	}
 	return dir;
 }
 
 static long do_openat(int dirfd, u64 upath, unsigned flags, u32 mode)
 {
-	int err = 0;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
-	struct inode *base = base_dir(dirfd, path, &err);
-	struct file *f = base ? vfs_open(base, path, flags, mode & 07777 & ~current_umask(), &err) : NULL;
-	iput(base);
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	struct inode *base = base_dir(dirfd, path);
+	struct file *f = ERR_CAST(base);
+	if (!IS_ERR(base)) {
+		f = vfs_open(base, path, flags, mode & 07777 & ~current_umask());
+		iput(base);
+	}
 	kfree(path);
-	if (!f)
-		return err;
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	int fd = fd_install(current_files(), f, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		file_put(f);

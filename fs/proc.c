@@ -44,6 +44,7 @@
 #include "mm/gup.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/lockdep.h"
@@ -601,7 +602,9 @@ void proc_init(void)
 	proc_sb.name = "proc";
 	proc_sb.type = "proc";
 	proc_sb.dev = vfs_anon_dev();
-	int err = 0;
-	proc_root_inode = iget(&proc_sb, PROC_ROOT_INO, &err);
+	struct inode *root = iget(&proc_sb, PROC_ROOT_INO);
+	if (IS_ERR(root))	/* boot, nothing else allocated yet: a NULL root would fault later */
+		panic("proc: cannot make the root inode (%ld)", PTR_ERR(root));
+	proc_root_inode = root;
 	proc_sb.root = proc_root_inode;
 }

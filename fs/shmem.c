@@ -81,10 +81,9 @@ struct inode *shmem_create(u64 size)
 	if (!shmem_cache)
 		return NULL;
 	u32 ino = (u32)atomic_inc_return(&next_ino);
-	int err;
-	struct inode *inode = new_inode(&shmem_sb, ino, &err);
-	if (!inode)
-		return NULL;
+	struct inode *inode = new_inode(&shmem_sb, ino);
+	if (IS_ERR(inode))
+		return NULL;		/* shmem_create's contract: NULL on failure */
 	inode->mode = S_IFREG | 0600;
 	inode->nlink = 0;		/* the last iput frees it */
 	inode->op = &shmem_iops;

@@ -58,26 +58,25 @@ static long stat_fd(int fd, u64 ubuf)
  * for the link itself (lstat). 0 or -errno. */
 static int stat_path(int dirfd, const char *path, unsigned lflags, struct kstat *k)
 {
-	int err = 0;
-	struct inode *base = base_dir(dirfd, path, &err);
-	if (base)
-		err = vfs_stat_at(base, path, lflags, k);
+	struct inode *base = base_dir(dirfd, path);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	int err = vfs_stat_at(base, path, lflags, k);
 	iput(base);
 	return err;
 }
 
 static long do_fstatat(int dirfd, u64 upath, u64 ubuf, int flags)
 {
-	int err = 0;
-	char *path = upath || !(flags & AT_EMPTY_PATH) ? get_path(upath, &err) : kzalloc(1);
-	if (!path)
-		return err ? err : -ENOMEM;
+	char *path = upath || !(flags & AT_EMPTY_PATH) ? get_path(upath) : kzalloc(1);
+	if (IS_ERR_OR_NULL(path))	/* get_path's error, or kzalloc's NULL */
+		return path ? PTR_ERR(path) : -ENOMEM;
 	if (!path[0] && (flags & AT_EMPTY_PATH)) {
 		kfree(path);
 		return stat_fd(dirfd, ubuf);
 	}
 	struct kstat k;
-	err = stat_path(dirfd, path, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0, &k);
+	int err = stat_path(dirfd, path, flags & AT_SYMLINK_NOFOLLOW ? LOOKUP_NOFOLLOW : 0, &k);
 	kfree(path);
 	return err ? err : put_stat(ubuf, &k);
 }
@@ -90,14 +89,13 @@ SYSCALL_DEFINE2(fstat, int, fd, uaddr_t, ustat) { return stat_fd(fd, ustat); }
 
 static long do_faccessat(int dirfd, u64 upath, int mode)
 {
-	int err = 0;
 	if (mode & ~7)
 		return -EINVAL;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
 	struct kstat k;
-	err = stat_path(dirfd, path, 0, &k);
+	int err = stat_path(dirfd, path, 0, &k);
 	kfree(path);
 	if (!err && (mode & 1) && !(k.mode & 0111) && !S_ISDIR(k.mode))
 		err = -EACCES;		/* root may execute only what some x bit allows */
@@ -141,14 +139,13 @@ static long statfs_sb(struct super_block *sb, u64 ubuf)
 
 SYSCALL_DEFINE2(statfs, uaddr_t, upath, uaddr_t, ubuf)
 {
-	int err = 0;
-	char *path = get_path(upath, &err);
-	if (!path)
-		return err;
-	struct inode *inode = vfs_lookup(current_proc()->cwd, path, &err);
+	char *path = get_path(upath);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	struct inode *inode = vfs_lookup(current_proc()->cwd, path);
 	kfree(path);
-	if (!inode)
-		return err;
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	long r = statfs_sb(inode->sb, ubuf);
 	iput(inode);
 	return r;

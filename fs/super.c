@@ -72,7 +72,9 @@ int vfs_mount_root(void)
 	sb->dev = bd->dev;
 	int err = ext2_fill_super(sb, bd);
 	if (!err) {
-		sb->root = iget(sb, EXT2_ROOT_INO, &err);
+		struct inode *root = iget(sb, EXT2_ROOT_INO);
+		sb->root = IS_ERR(root) ? NULL : root;	/* the checks below test for NULL */
+		err = IS_ERR(root) ? PTR_ERR(root) : 0;
 		if (sb->root && !S_ISDIR(sb->root->mode)) {
 			pr_err("ext2: the root inode is not a directory; not mounted");
 			iput(sb->root);

@@ -17,10 +17,13 @@
 u32 current_umask(void);
 /* The calling process's descriptor table. */
 struct files_struct *current_files(void);
-/* Copy a path from user memory: a kmalloc'd string, or NULL and *err. */
-char *get_path(u64 upath, int *err);
-/* The directory a *at() path starts from (held), or NULL and *err. */
-struct inode *base_dir(int dirfd, const char *path, int *err);
+/* Copy a path from user memory: a kmalloc'd string (kfree it), or
+ * ERR_PTR(-ENOMEM, -EFAULT, -ENAMETOOLONG); never NULL. May sleep. */
+char *get_path(u64 upath);
+/* The directory a *at() path starts from, with a reference (the caller's
+ * cwd for AT_FDCWD or an absolute path), or ERR_PTR(-EBADF, -ENOTDIR);
+ * never NULL. */
+struct inode *base_dir(int dirfd, const char *path);
 
 /* fs/direct-io.c: whether f is a regular file opened O_DIRECT, and its I/O. */
 bool file_is_direct(struct file *f);

@@ -43,6 +43,7 @@
 #define FS_VFS_H
 
 #include "kernel/types.h"
+#include "kernel/err.h"
 #include "kernel/list.h"
 #include "kernel/atomic.h"
 #include "kernel/mutex.h"
@@ -265,16 +266,21 @@ struct file {
 
 /* ------------------------------------------------------------ inode cache */
 
-/* iget: the inode (sb, ino) with a reference, read from disk if not cached; NULL + *err. */
-struct inode *iget(struct super_block *sb, u32 ino, int *err);
+/* iget: the inode (sb, ino) with a reference, read from disk if not cached;
+ * or ERR_PTR(-errno) (-ENOMEM, -EIO for an inode that failed to read,
+ * read_inode's error), never NULL. May sleep. */
+struct inode *iget(struct super_block *sb, u32 ino);
 /*
  * new_inode: a fresh inode for a file system's create; the caller fills it,
- * then inode_publish. NULL + *err: -ENOMEM, or -EEXIST when (sb, ino) is
- * still cached, i.e. in use - the file system's allocator handed out a
- * live number, which only a damaged disk does. May sleep.
+ * then inode_publish. Or ERR_PTR(-ENOMEM), or ERR_PTR(-EEXIST) when
+ * (sb, ino) is still cached, i.e. in use - the file system's allocator
+ * handed out a live number, which only a damaged disk does. Never NULL.
+ * May sleep.
  */
-struct inode *new_inode(struct super_block *sb, u32 ino, int *err);
+struct inode *new_inode(struct super_block *sb, u32 ino);
 void inode_publish(struct inode *inode);
+/* igrab: another reference, or NULL for an inode being created or freed.
+ * iput: drop one; NULL does nothing, an ERR_PTR is a bug (it holds none). */
 struct inode *igrab(struct inode *inode);
 void iput(struct inode *inode);
 /* Write an inode's fields back (the file system's write_inode). */
@@ -345,8 +351,10 @@ int vfs_mounts_show(char *buf, int size);
  * the *_at forms given LOOKUP_NOFOLLOW (fs/walk.h, docs/fs.md).
  */
 #define LOOKUP_NOFOLLOW 1	/* the last component's link is the answer */
-struct inode *vfs_lookup(struct inode *cwd, const char *path, int *err);
-struct inode *vfs_lookup_at(struct inode *cwd, const char *path, unsigned lflags, int *err);
+/* vfs_lookup(_at): the inode path names, with a reference, or
+ * ERR_PTR(-errno) (the errors above), never NULL. May sleep. */
+struct inode *vfs_lookup(struct inode *cwd, const char *path);
+struct inode *vfs_lookup_at(struct inode *cwd, const char *path, unsigned lflags);
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
 int vfs_rmdir(struct inode *cwd, const char *path);
 int vfs_unlink(struct inode *cwd, const char *path);
@@ -368,8 +376,10 @@ int vfs_getcwd(struct inode *dir, char *buf, int size);
 
 /* ------------------------------------------------------------ open files */
 
-/* vfs_open: O_RDONLY/O_WRONLY/O_RDWR with O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY. */
-struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode, int *err);
+/* vfs_open: O_RDONLY/O_WRONLY/O_RDWR with O_CREAT, O_EXCL, O_TRUNC, O_APPEND,
+ * O_DIRECTORY. The open file (a reference), or ERR_PTR(-errno), never NULL.
+ * May sleep. */
+struct file *vfs_open(struct inode *cwd, const char *path, unsigned flags, u32 mode);
 struct file *file_get(struct file *f);
 /* A file with its own operations (console, pipe end). */
 struct file *file_alloc_ops(const struct file_operations *fop, void *private, unsigned flags);
@@ -436,9 +446,8 @@ void vfs_icache_init(void);
 struct inode **icache_grab_all(struct super_block *sb, unsigned long *n);
 unsigned long icache_prune_sb(struct super_block *sb);
 /* vfs_open_inode (fs/namei.c): the inode open(2) of path gives, created
- * if flags say so (held), or NULL and *err. */
-struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode,
-			     int *err);
+ * if flags say so (held), or ERR_PTR(-errno), never NULL. May sleep. */
+struct inode *vfs_open_inode(struct inode *cwd, const char *path, unsigned flags, u32 mode);
 /* console_open_stdio (drivers/tty.c): descriptors 0, 1, 2 on the console. */
 int console_open_stdio(struct files_struct *files);
 

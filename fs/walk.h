@@ -41,22 +41,26 @@ static inline bool is_dotdot(const char *name, int len)
 /* walk_parent: walk every component of path but the last, from cwd (NULL:
  * the root) or the root for an absolute path, following links on the way.
  * The directory that should hold the last component, with a reference,
- * and w filled; NULL + *err. w is the caller's: walk_done it either way.
- * Takes s_ns for reading one step at a time; may sleep. */
-struct inode *walk_parent(struct inode *cwd, const char *path, struct walk *w, int *err);
+ * and w filled; or ERR_PTR(-errno), never NULL. w is the caller's:
+ * walk_done it either way. Takes s_ns for reading one step at a time; may
+ * sleep. */
+struct inode *walk_parent(struct inode *cwd, const char *path, struct walk *w);
 /* walk_from: the same, counting on from the links w has followed already. */
-struct inode *walk_from(struct inode *cwd, const char *path, struct walk *w, int *err);
+struct inode *walk_from(struct inode *cwd, const char *path, struct walk *w);
 /* walk_last: the inode w's last component names in dir, with a reference;
- * uses up dir's. A link there is followed if `follow`, or the path ends in
- * '/'. NULL + *err. May sleep. */
-struct inode *walk_last(struct inode *dir, struct walk *w, bool follow, int *err);
+ * uses up dir's, even on failure. A link there is followed if `follow`, or
+ * the path ends in '/'. ERR_PTR(-errno), never NULL. May sleep. */
+struct inode *walk_last(struct inode *dir, struct walk *w, bool follow);
 /* splice_link: w's path becomes link's target, '/' and rest ("" for none);
- * the new path (w->buf) or NULL + *err (ELOOP, ENOENT, ENAMETOOLONG). */
-const char *splice_link(struct inode *link, const char *rest, struct walk *w, int *err);
+ * the new path (w->buf) or ERR_PTR(-ELOOP, -ENOENT, -ENAMETOOLONG, -ENOMEM,
+ * or readlink's error); never NULL. May sleep. */
+const char *splice_link(struct inode *link, const char *rest, struct walk *w);
 /* walk_done: free what the walk allocated. */
 void walk_done(struct walk *w);
-/* lookup_one: name in dir's own file system, no mounts crossed; a reference or NULL + *err. */
-struct inode *lookup_one(struct inode *dir, const char *name, int len, int *err);
+/* lookup_one: name in dir's own file system, no mounts crossed; a reference,
+ * or ERR_PTR(-errno) (-ENOENT: no such name), never NULL. Takes s_ns for
+ * reading; may sleep. */
+struct inode *lookup_one(struct inode *dir, const char *name, int len);
 /* leave_mounts: dir, or the directory a mounted root covers; a reference. */
 struct inode *leave_mounts(struct inode *dir);
 

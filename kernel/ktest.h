@@ -34,6 +34,7 @@
 #define KERNEL_KTEST_H
 
 #include "kernel/types.h"
+#include "kernel/err.h"
 
 enum ktest_kind { KTEST_NORMAL, KTEST_PANIC, KTEST_HARNESS, KTEST_BOOT };
 
@@ -110,6 +111,25 @@ bool ktest_failed(void);
 #define KT_GE(a, b) __KT_CMP(a, >=, b)
 #define KT_NULL(p) KT_EQ((uintptr_t)(p), 0)
 #define KT_NOT_NULL(p) KT_NE((uintptr_t)(p), 0)
+
+/* A pointer result (kernel/err.h) that is an object: neither NULL nor an
+ * error. Use it, not KT_NOT_NULL, wherever the call can return ERR_PTR:
+ * KT_NOT_NULL passes an error pointer, and the test then dereferences it. */
+#define KT_VALID_PTR(p)                                                        \
+	do {                                                                   \
+		const void *__p = (p);                                         \
+		if (IS_ERR_OR_NULL(__p))                                       \
+			KT_FAIL("%s: %s %ld", #p, __p ? "error" : "NULL",      \
+				__p ? PTR_ERR(__p) : 0L);                      \
+	} while (0)
+/* A pointer result that is exactly ERR_PTR(err). */
+#define KT_ERR_PTR(p, err)                                                     \
+	do {                                                                   \
+		const void *__p = (p);                                         \
+		long __w = (long)(err);                                        \
+		if (!IS_ERR(__p) || PTR_ERR(__p) != __w)                       \
+			KT_FAIL("%s: %p, not ERR_PTR(%ld)", #p, __p, __w);     \
+	} while (0)
 
 /* Run the tests the command line asks for, then exit QEMU. Never returns. */
 void ktest_run_from_cmdline(const char *globs) __noreturn;

@@ -181,21 +181,19 @@ static void flush_one(struct mm_struct *mm, unsigned long addr)
 /*
  * The uptodate page-cache page at index of v's file, locked, with a
  * reference, still in the file and inside i_size (rule two at the top);
- * NULL with *err: -ENXIO when the page lies wholly past the end of the
- * file (SIGBUS), or the read's error.
+ * or ERR_PTR(-ENXIO) when the page lies wholly past the end of the file
+ * (SIGBUS), or ERR_PTR of the read's error. Never NULL.
  */
-static struct page *lock_file_page(struct vm_area *v, u64 index, int *err)
+static struct page *lock_file_page(struct vm_area *v, u64 index)
 {
 	struct inode *inode = v->file;
 	struct address_space *m = &inode->mapping;
 	for (;;) {
-		if (index << PAGE_SHIFT >= i_size(inode)) {
-			*err = -ENXIO;
-			return NULL;
-		}
-		struct page *page = read_mapping_page(m, index, err);
-		if (!page)
-			return NULL;
+		if (index << PAGE_SHIFT >= i_size(inode))
+			return ERR_PTR(-ENXIO);
+		struct page *page = read_mapping_page(m, index);
+		if (IS_ERR(page))
+			return page;
 		fault_delay();			/* truncation may delete it here */
 		if (cfg.no_recheck)		/* deliberately broken: trust the lookup */
 			return page;
@@ -236,10 +234,9 @@ static int fault_missing(struct mm_struct *mm, struct vm_area *v, unsigned long 
 
 	if (v->file) {
 		u64 index = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
-		int err = 0;
-		struct page *cached = lock_file_page(v, index, &err);
-		if (!cached)
-			return err;
+		struct page *cached = lock_file_page(v, index);
+		if (IS_ERR(cached))
+			return PTR_ERR(cached);
 		COUNT(file_faults);
 		if ((v->flags & VM_SHARED) || !writable) {
 			page = locked = cached;	/* the page-cache page itself */

@@ -696,7 +696,7 @@ static void check_page_owner(struct page *page, struct address_space *m, unsigne
 		      page_to_pfn(page), owner, page->index, index, (void *)m);
 }
 
-struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err)
+struct page *read_mapping_page(struct address_space *m, unsigned long index)
 {
 	might_sleep();
 	for (int tries = 0; tries < 32; tries++) {
@@ -728,14 +728,12 @@ struct page *read_mapping_page(struct address_space *m, unsigned long index, int
 				unlock_page(page);
 			if (!test_bit(PG_uptodate, &page->flags)) {
 				put_page(page);
-				*err = e ? e : -EIO;
-				return NULL;
+				return ERR_PTR(e ? e : -EIO);
 			}
 		}
 		return page;
 	}
-	*err = -ENOMEM;
-	return NULL;
+	return ERR_PTR(-ENOMEM);
 }
 
 /*
@@ -757,10 +755,9 @@ ssize_t filemap_read_iter(struct address_space *m, struct iov_iter *to, u64 pos)
 	while (done < len) {
 		u64 p = pos + done;
 		size_t off = p & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
-		int err = 0;
-		struct page *page = read_mapping_page(m, p >> PAGE_SHIFT, &err);
-		if (!page)
-			return done ? (ssize_t)done : err;
+		struct page *page = read_mapping_page(m, p >> PAGE_SHIFT);
+		if (IS_ERR(page))
+			return done ? (ssize_t)done : PTR_ERR(page);
 		size_t got = copy_page_to_iter(page, off, n, to);	/* may fault */
 		mark_page_accessed(page);
 		put_page(page);
@@ -781,16 +778,13 @@ ssize_t filemap_read(struct address_space *m, void *buf, size_t len, u64 pos)
 /*
  * The locked page at index, uptodate unless the write covers all of it
  * (or it lies wholly past the end of the file), with its place on disk
- * (write_begin); NULL with *err.
+ * (write_begin); or ERR_PTR(-errno), never NULL.
  */
-static struct page *write_lock_page(struct address_space *m, unsigned long index, bool partial,
-				    int *err)
+static struct page *write_lock_page(struct address_space *m, unsigned long index, bool partial)
 {
 	struct page *page = find_or_create_page(m, index);
-	if (!page) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!page)
+		return ERR_PTR(-ENOMEM);
 	if (!test_bit(PG_uptodate, &page->flags) && partial &&
 	    (u64)index << PAGE_SHIFT < READ_ONCE(m->size)) {
 		int e = m->a_ops->readpage(m, page);	/* old contents first; unlocks */
@@ -798,8 +792,7 @@ static struct page *write_lock_page(struct address_space *m, unsigned long index
 		if (!test_bit(PG_uptodate, &page->flags)) {	/* could not read it */
 			unlock_page(page);
 			put_page(page);
-			*err = e ? e : -EIO;
-			return NULL;
+			return ERR_PTR(e ? e : -EIO);
 		}
 	}
 	wait_on_page_writeback(page);
@@ -807,8 +800,7 @@ static struct page *write_lock_page(struct address_space *m, unsigned long index
 	if (e) {	/* e.g. ENOSPC: nothing of this page was written */
 		unlock_page(page);
 		put_page(page);
-		*err = e;
-		return NULL;
+		return ERR_PTR(e);
 	}
 	return page;
 }
@@ -839,10 +831,9 @@ ssize_t filemap_write_iter(struct address_space *m, struct iov_iter *from, u64 p
 		n = iov_iter_fault_in_readable(from, n);	/* no lock held: may fault */
 		if (!n)
 			return done ? (ssize_t)done : -EFAULT;
-		int err = 0;
-		struct page *page = write_lock_page(m, index, off || n < PAGE_SIZE, &err);
-		if (!page)
-			return done ? (ssize_t)done : err;
+		struct page *page = write_lock_page(m, index, off || n < PAGE_SIZE);
+		if (IS_ERR(page))
+			return done ? (ssize_t)done : PTR_ERR(page);
 		size_t got = copy_page_from_iter_nofault(page, off, n, from);
 		if (got < n && !test_bit(PG_uptodate, &page->flags)) {
 			iov_iter_revert(from, got);	/* try the whole piece again */

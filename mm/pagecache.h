@@ -81,6 +81,7 @@
 #define MM_PAGECACHE_H
 
 #include "kernel/types.h"
+#include "kernel/err.h"
 #include "kernel/rwlock.h"
 #include "kernel/spinlock.h"
 #include "kernel/list.h"
@@ -180,8 +181,9 @@ void truncate_inode_pages(struct address_space *m, u64 from);
 extern void (*truncate_batch_hook)(struct address_space *m);
 
 /* read_mapping_page: the uptodate page at index with a reference, reading it
- * in if need be (with readahead); NULL with *err set. May sleep. */
-struct page *read_mapping_page(struct address_space *m, unsigned long index, int *err);
+ * in if need be (with readahead); or ERR_PTR(-errno) (the read's error, -EIO,
+ * -ENOMEM), never NULL. May sleep. */
+struct page *read_mapping_page(struct address_space *m, unsigned long index);
 
 /*
  * Read or write through the cache at pos, with sequential readahead: each

@@ -81,18 +81,16 @@ KTEST(bdev_second_driver_serves_reads_writes_and_windows)
 	struct blockdev *ram0 = bdev_lookup("ram0");
 	if (ram0)
 		KT_NE(bd.dev, ram0->dev);
-	int err = 0;
-	struct page *p = bdev_read_block(&bd, 2, &err);		/* a miss: the driver reads */
-	KT_NOT_NULL(p);
+	struct page *p = bdev_read_block(&bd, 2);		/* a miss: the driver reads */
+	KT_VALID_PTR(p);
 	KT_EQ(((u8 *)page_address(p))[100], 'C');
 	put_page(p);
 	int reads = m.reads;
-	p = bdev_read_block(&bd, 2, &err);			/* a hit: it does not */
-	KT_NOT_NULL(p);
+	p = bdev_read_block(&bd, 2);				/* a hit: it does not */
+	KT_VALID_PTR(p);
 	put_page(p);
 	KT_EQ(m.reads, reads);
-	KT_NULL(bdev_read_block(&bd, MEM_BLOCKS, &err));
-	KT_EQ(err, -EINVAL);
+	KT_ERR_PTR(bdev_read_block(&bd, MEM_BLOCKS), -EINVAL);
 
 	KT_EQ(filemap_write(&bd.mapping, "xyz", 3, 2 * BLOCK_SIZE + 10), 3);
 	KT_EQ(memcmp(m.block[2] + 10, "CCC", 3), 0);		/* in the cache only */
@@ -124,9 +122,7 @@ KTEST(bdev_driver_error_reaches_the_reader)
 	static struct memdev m;
 	KT_ASSERT(mem_register(&bd, &m, "ktmem1"));
 	m.bad = 3;
-	int err = 0;
-	KT_NULL(bdev_read_block(&bd, 3, &err));
-	KT_EQ(err, -EIO);
+	KT_ERR_PTR(bdev_read_block(&bd, 3), -EIO);
 	u8 *buf = kmalloc(BLOCK_SIZE);
 	KT_NOT_NULL(buf);
 	KT_EQ(bdev_read_raw(&bd, 3, buf), -EIO);

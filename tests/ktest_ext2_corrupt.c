@@ -27,10 +27,9 @@ static u64 free_blocks(void)
 /* Read len bytes at off of path: bytes read, or -errno. */
 static ssize_t read_at(const char *path, void *buf, size_t len, u64 off)
 {
-	int err = 0;
-	struct file *f = vfs_open(NULL, path, O_RDONLY, 0, &err);
-	if (!f)
-		return err;
+	struct file *f = vfs_open(NULL, path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	ssize_t n = vfs_pread(f, buf, len, off);
 	file_put(f);
 	return n;
@@ -52,7 +51,6 @@ KTEST_BOOT(ext2_corrupt_image)
 	const char *kind = cmdline_get("test.corrupt");
 	char buf[4096];
 	struct kstat st;
-	int err = 0;
 	KT_NOT_NULL(kind);
 
 	if (is(kind, "bad-magic") || is(kind, "inode-count-lie") || is(kind, "blocks-count-lie") ||
@@ -61,7 +59,7 @@ KTEST_BOOT(ext2_corrupt_image)
 		KT_EQ(vfs_mount_root(), -EINVAL);	/* and again, the same way */
 		KT_NULL(vfs_root_sb());
 		KT_EQ(vfs_stat(NULL, "/", &st), -ENOENT);
-		KT_NULL(vfs_open(NULL, "/ok", O_RDONLY, 0, &err));
+		KT_ERR_PTR(vfs_open(NULL, "/ok", O_RDONLY, 0), -ENOENT);	/* no root */
 		return;
 	}
 
@@ -75,10 +73,8 @@ KTEST_BOOT(ext2_corrupt_image)
 	if (is(kind, "unknown-rocompat")) {
 		KT_ASSERT(vfs_root_sb()->rdonly);
 		KT_EQ(vfs_mkdir(NULL, "/new", 0755), -EROFS);
-		KT_NULL(vfs_open(NULL, "/ok", O_WRONLY, 0, &err));
-		KT_EQ(err, -EROFS);
-		KT_NULL(vfs_open(NULL, "/newfile", O_WRONLY | O_CREAT, 0644, &err));
-		KT_EQ(err, -EROFS);
+		KT_ERR_PTR(vfs_open(NULL, "/ok", O_WRONLY, 0), -EROFS);
+		KT_ERR_PTR(vfs_open(NULL, "/newfile", O_WRONLY | O_CREAT, 0644), -EROFS);
 		KT_EQ(vfs_unlink(NULL, "/ok"), -EROFS);
 		KT_EQ(read_at("/big", buf, 4096, 12 * 4096), 4096);
 		KT_EQ((u8)buf[5], (u8)((12 * 4096 + 5) * 7 + 3));
@@ -90,13 +86,12 @@ KTEST_BOOT(ext2_corrupt_image)
 		KT_EQ(read_at("/big", buf, 4096, 0), 4096);		/* the rest still works */
 	} else if (is(kind, "rec-len-overrun") || is(kind, "rec-len-zero")) {
 		KT_EQ(vfs_stat(NULL, "/dir/c", &st), -EUCLEAN);
-		KT_NULL(vfs_open(NULL, "/dir/new", O_WRONLY | O_CREAT, 0644, &err));
-		KT_EQ(err, -EUCLEAN);
+		KT_ERR_PTR(vfs_open(NULL, "/dir/new", O_WRONLY | O_CREAT, 0644), -EUCLEAN);
 		KT_EQ(vfs_mkdir(NULL, "/dir/sub", 0755), -EUCLEAN);
 		/* "a" comes before the damage in one image (so not empty), is it in the other. */
 		KT_EQ(vfs_rmdir(NULL, "/dir"), is(kind, "rec-len-zero") ? -EUCLEAN : -ENOTEMPTY);
-		struct file *d = vfs_open(NULL, "/dir", O_RDONLY | O_DIRECTORY, 0, &err);
-		KT_NOT_NULL(d);
+		struct file *d = vfs_open(NULL, "/dir", O_RDONLY | O_DIRECTORY, 0);
+		KT_VALID_PTR(d);
 		KT_EQ(vfs_readdir(d, ignore_entry, NULL), -EUCLEAN);
 		file_put(d);
 		KT_EQ(free_blocks(), free0);
@@ -121,12 +116,10 @@ KTEST_BOOT(ext2_corrupt_image)
 	} else if (is(kind, "inode-bitmap-moved")) {
 		/* The bitmap hands out inode 11, lost+found's: cached by this stat. */
 		KT_EQ(vfs_stat(NULL, "/lost+found", &st), 0);
-		KT_NULL(vfs_open(NULL, "/new", O_WRONLY | O_CREAT, 0644, &err));
-		KT_EQ(err, -EIO);				/* refused, not a BUG */
+		KT_ERR_PTR(vfs_open(NULL, "/new", O_WRONLY | O_CREAT, 0644), -EIO);				/* refused, not a BUG */
 		KT_ASSERT(vfs_root_sb()->rdonly);		/* errors=remount-ro */
 		KT_EQ(vfs_mkdir(NULL, "/new", 0755), -EROFS);
-		KT_NULL(vfs_open(NULL, "/ok", O_WRONLY, 0, &err));
-		KT_EQ(err, -EROFS);
+		KT_ERR_PTR(vfs_open(NULL, "/ok", O_WRONLY, 0), -EROFS);
 		KT_EQ(vfs_stat(NULL, "/lost+found", &st), 0);	/* untouched */
 		KT_ASSERT(S_ISDIR(st.mode));
 		KT_EQ(read_at("/big", buf, 4096, 12 * 4096), 4096);	/* reads keep working */
@@ -149,10 +142,9 @@ KTEST_BOOT(ext2_corrupt_image)
 KTEST_BOOT(ext2_unlink_releases_xattr_block)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	u64 free0 = free_blocks();
-	struct inode *inode = vfs_lookup(NULL, "/xattr/with-attr", &err);
-	KT_NOT_NULL(inode);
+	struct inode *inode = vfs_lookup(NULL, "/xattr/with-attr");
+	KT_VALID_PTR(inode);
 	u32 acl = EI(inode)->i_file_acl;
 	u64 blocks = inode->blocks;
 	iput(inode);
@@ -174,10 +166,9 @@ KTEST_BOOT(ext2_unlink_releases_xattr_block)
  */
 static int readlink_with(const char *path, u64 size, u64 blocks)
 {
-	int err = 0;
-	struct inode *inode = vfs_lookup_at(NULL, path, LOOKUP_NOFOLLOW, &err);
-	if (!inode)
-		return err;
+	struct inode *inode = vfs_lookup_at(NULL, path, LOOKUP_NOFOLLOW);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	u64 size0 = i_size(inode), blocks0 = inode->blocks;
 	inode->mapping.size = size;
 	inode->blocks = blocks;

@@ -64,10 +64,9 @@ static int collect(void *ctx, const char *name, int len, u64 ino, unsigned type)
 static void read_file(struct fuzz *z, const char *path, u64 size)
 {
 	static char buf[4096];
-	int err = 0;
-	struct file *f = vfs_open(NULL, path, O_RDONLY, 0, &err);
-	if (!f) {
-		note(z, "open", err);
+	struct file *f = vfs_open(NULL, path, O_RDONLY, 0);
+	if (IS_ERR(f)) {
+		note(z, "open", PTR_ERR(f));
 		return;
 	}
 	for (u64 off = 0; off < MIN(size, (u64)FUZZ_READ_MAX); off += sizeof(buf)) {
@@ -86,10 +85,9 @@ static void walk(struct fuzz *z, const char *dir, int depth)
 {
 	static struct names levels[FUZZ_DEPTH + 1];
 	struct names *v = &levels[depth];
-	int err = 0;
-	struct file *d = vfs_open(NULL, dir, O_RDONLY | O_DIRECTORY, 0, &err);
-	if (!d) {
-		note(z, "opendir", err);
+	struct file *d = vfs_open(NULL, dir, O_RDONLY | O_DIRECTORY, 0);
+	if (IS_ERR(d)) {
+		note(z, "opendir", PTR_ERR(d));
 		return;
 	}
 	v->n = 0;
@@ -99,7 +97,7 @@ static void walk(struct fuzz *z, const char *dir, int depth)
 		char path[256];
 		struct kstat st;
 		snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", v->name[i]);
-		err = vfs_stat(NULL, path, &st);
+		int err = vfs_stat(NULL, path, &st);
 		note(z, "stat", err);
 		if (err)
 			continue;
@@ -113,10 +111,9 @@ static void walk(struct fuzz *z, const char *dir, int depth)
 static void write_file(struct fuzz *z, const char *path, unsigned flags, u64 off, int blocks)
 {
 	static char buf[4096];
-	int err = 0;
-	struct file *f = vfs_open(NULL, path, O_WRONLY | flags, 0644, &err);
-	if (!f) {
-		note(z, "create", err);
+	struct file *f = vfs_open(NULL, path, O_WRONLY | flags, 0644);
+	if (IS_ERR(f)) {
+		note(z, "create", PTR_ERR(f));
 		return;
 	}
 	memset(buf, 'z', sizeof(buf));

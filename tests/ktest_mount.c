@@ -20,10 +20,11 @@ static bool contains(const char *hay, int len, const char *needle)
 	return false;
 }
 
+/* The inode path names, or NULL: the tests compare what they get and iput it. */
 static struct inode *lookup(const char *path)
 {
-	int err = 0;
-	return vfs_lookup(NULL, path, &err);
+	struct inode *inode = vfs_lookup(NULL, path);
+	return IS_ERR(inode) ? NULL : inode;
 }
 
 KTEST(mount_walk_crosses_into_proc_and_back_out)
@@ -38,11 +39,11 @@ KTEST(mount_walk_crosses_into_proc_and_back_out)
 	up = lookup("/proc/../proc/./..//");
 	KT_ASSERT(up == root);
 	iput(up);
-	up = vfs_lookup(proc, "..", &(int){ 0 });	/* relative, from inside */
+	up = vfs_lookup(proc, "..");	/* relative, from inside */
 	KT_ASSERT(up == root);
 	iput(up);
-	struct inode *x = vfs_lookup(proc, "../proc/meminfo", &(int){ 0 });
-	KT_NOT_NULL(x);
+	struct inode *x = vfs_lookup(proc, "../proc/meminfo");
+	KT_VALID_PTR(x);
 	KT_ASSERT(x->sb == proc_super());
 	iput(x);
 	char path[64];
@@ -108,9 +109,7 @@ KTEST(mount_proc_comes_back_after_a_root_remount)
 KTEST_BOOT(mount_proc_without_its_directory_is_reported_not_fatal)
 {
 	KT_REQUIRE_ROOT();				/* the root mounted all the same */
-	int err = 0;
-	KT_NULL(vfs_lookup(NULL, "/proc", &err));
-	KT_EQ(err, -ENOENT);
+	KT_ERR_PTR(vfs_lookup(NULL, "/proc"), -ENOENT);
 	char *log = kmalloc(65536);
 	KT_NOT_NULL(log);
 	int len = printk_log_read(log, 65536);
@@ -128,11 +127,11 @@ KTEST_BOOT(mount_proc_without_its_directory_is_reported_not_fatal)
 	KT_EQ(vfs_mkdir(NULL, "/proc", 0555), 0);	/* a directory made later serves */
 	KT_EQ(vfs_mkdir(NULL, "/dev", 0755), 0);
 	KT_EQ(vfs_mount_kernel_fs(), 0);
-	struct inode *proc = vfs_lookup(NULL, "/proc/meminfo", &err);
-	KT_NOT_NULL(proc);
+	struct inode *proc = vfs_lookup(NULL, "/proc/meminfo");
+	KT_VALID_PTR(proc);
 	iput(proc);
-	struct inode *null = vfs_lookup(NULL, "/dev/null", &err);
-	KT_NOT_NULL(null);
+	struct inode *null = vfs_lookup(NULL, "/dev/null");
+	KT_VALID_PTR(null);
 	iput(null);
 	KT_EQ(vfs_unmount_root(), 0);			/* lets go of /proc and /dev: nothing held */
 	KT_EQ(vfs_mount_root(), 0);

@@ -23,9 +23,8 @@ KTEST(ramdisk_block_0_holds_the_ext2_superblock)
 {
 	KT_REQUIRE_RAMDISK();
 	struct blockdev *bd = bdev_lookup("ram0");
-	int err = 0;
-	struct page *p = bdev_read_block(bd, 0, &err);
-	KT_NOT_NULL(p);
+	struct page *p = bdev_read_block(bd, 0);
+	KT_VALID_PTR(p);
 	const u8 *sb = (const u8 *)page_address(p) + 1024;	/* ext2: superblock at byte 1024 */
 	u16 magic = sb[56] | sb[57] << 8;
 	u32 log_block = sb[24] | sb[25] << 8 | sb[26] << 16 | (u32)sb[27] << 24;
@@ -33,12 +32,11 @@ KTEST(ramdisk_block_0_holds_the_ext2_superblock)
 	KT_EQ(magic, 0xef53);
 	KT_EQ(1024u << log_block, BLOCK_SIZE);	/* made with mkfs.ext2 -b 4096 */
 	u64 reads = bd->reads;
-	p = bdev_read_block(bd, 0, &err);	/* a second read is a cache hit */
-	KT_NOT_NULL(p);
+	p = bdev_read_block(bd, 0);	/* a second read is a cache hit */
+	KT_VALID_PTR(p);
 	put_page(p);
 	KT_EQ(bd->reads, reads);
-	KT_NULL(bdev_read_block(bd, bd->nblocks, &err));
-	KT_EQ(err, -EINVAL);
+	KT_ERR_PTR(bdev_read_block(bd, bd->nblocks), -EINVAL);
 }
 
 /* The bytes at off as they are on the image itself (past the cache). */

@@ -42,9 +42,9 @@ static u64 free_inodes(void)
 static int write_file(const char *path, u64 size, u64 seed)
 {
 	int err = 0;
-	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_TRUNC, 0644, &err);
-	if (!f)
-		return err;
+	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	u8 *buf = kmalloc(CHUNK);
 	for (u64 off = 0; off < size && !err;) {
 		size_t n = MIN((u64)CHUNK, size - off);
@@ -64,9 +64,8 @@ static int write_file(const char *path, u64 size, u64 seed)
 /* Does path hold exactly size bytes of pattern `seed`? 0, or a description. */
 static const char *check_file(const char *path, u64 size, u64 seed)
 {
-	int err = 0;
-	struct file *f = vfs_open(NULL, path, O_RDONLY, 0, &err);
-	if (!f)
+	struct file *f = vfs_open(NULL, path, O_RDONLY, 0);
+	if (IS_ERR(f))
 		return "cannot open";
 	u8 *buf = kmalloc(CHUNK);
 	const char *bad = NULL;
@@ -127,38 +126,33 @@ KTEST(vfs_root_is_mounted_ext2)
 KTEST(vfs_path_walk_absolute_relative_dots_slashes)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	KT_EQ(vfs_mkdir(NULL, "/pw", 0755), 0);
 	KT_EQ(vfs_mkdir(NULL, "/pw/a", 0755), 0);
 	KT_EQ(vfs_mkdir(NULL, "pw/a/b", 0755), 0);	/* relative to the root */
 	KT_EQ(write_file("/pw/f", 10, 1), 0);
-	struct inode *b = vfs_lookup(NULL, "/pw/a/b", &err);
-	KT_NOT_NULL(b);
-	struct inode *x = vfs_lookup(NULL, "//pw///a/./b/../b/", &err);
+	struct inode *b = vfs_lookup(NULL, "/pw/a/b");
+	KT_VALID_PTR(b);
+	struct inode *x = vfs_lookup(NULL, "//pw///a/./b/../b/");
 	KT_ASSERT(x == b);
 	iput(x);
-	struct inode *pw = vfs_lookup(NULL, "/pw", &err);
-	x = vfs_lookup(pw, "a/b", &err);		/* relative to a directory */
+	struct inode *pw = vfs_lookup(NULL, "/pw");
+	KT_VALID_PTR(pw);
+	x = vfs_lookup(pw, "a/b");		/* relative to a directory */
 	KT_ASSERT(x == b);
 	iput(x);
-	x = vfs_lookup(b, "../../..", &err);		/* up to the root */
+	x = vfs_lookup(b, "../../..");		/* up to the root */
 	KT_ASSERT(x == vfs_root_sb()->root);
 	iput(x);
-	x = vfs_lookup(NULL, "/../../pw", &err);	/* ".." at the root stays there */
+	x = vfs_lookup(NULL, "/../../pw");	/* ".." at the root stays there */
 	KT_ASSERT(x == pw);
 	iput(x);
-	KT_NULL(vfs_lookup(NULL, "/pw/nothing", &err));
-	KT_EQ(err, -ENOENT);
-	KT_NULL(vfs_lookup(NULL, "/pw/f/x", &err));
-	KT_EQ(err, -ENOTDIR);
-	KT_NULL(vfs_lookup(NULL, "/pw/f/", &err));
-	KT_EQ(err, -ENOTDIR);
-	KT_NULL(vfs_lookup(NULL, "", &err));
-	KT_EQ(err, -ENOENT);
+	KT_ERR_PTR(vfs_lookup(NULL, "/pw/nothing"), -ENOENT);
+	KT_ERR_PTR(vfs_lookup(NULL, "/pw/f/x"), -ENOTDIR);
+	KT_ERR_PTR(vfs_lookup(NULL, "/pw/f/"), -ENOTDIR);
+	KT_ERR_PTR(vfs_lookup(NULL, ""), -ENOENT);
 	char *longname = kzalloc(PATH_MAX + 8);
 	memset(longname, 'n', NAME_MAX + 1);
-	KT_NULL(vfs_lookup(pw, longname, &err));
-	KT_EQ(err, -ENAMETOOLONG);
+	KT_ERR_PTR(vfs_lookup(pw, longname), -ENAMETOOLONG);
 	KT_EQ(vfs_mkdir(pw, longname, 0755), -ENAMETOOLONG);
 	longname[NAME_MAX] = 0;				/* exactly 255: allowed */
 	KT_EQ(write_file("/pw/f", 1, 1), 0);
@@ -167,8 +161,7 @@ KTEST(vfs_path_walk_absolute_relative_dots_slashes)
 	for (int i = 0; i < PATH_MAX; i += 2)
 		longname[i] = '/', longname[i + 1] = 'a';
 	longname[PATH_MAX] = 0;
-	KT_NULL(vfs_lookup(NULL, longname, &err));
-	KT_EQ(err, -ENAMETOOLONG);
+	KT_ERR_PTR(vfs_lookup(NULL, longname), -ENAMETOOLONG);
 	kfree(longname);
 	iput(pw);
 	iput(b);
@@ -181,25 +174,17 @@ KTEST(vfs_path_walk_absolute_relative_dots_slashes)
 KTEST(vfs_errors_have_the_right_errno)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	KT_EQ(vfs_mkdir(NULL, "/er", 0755), 0);
 	KT_EQ(vfs_mkdir(NULL, "/er", 0755), -EEXIST);
 	KT_EQ(vfs_mkdir(NULL, "/", 0755), -EEXIST);
 	KT_EQ(write_file("/er/file", 5, 2), 0);
-	KT_NULL(vfs_open(NULL, "/er/file", O_RDWR | O_CREAT | O_EXCL, 0644, &err));
-	KT_EQ(err, -EEXIST);
-	KT_NULL(vfs_open(NULL, "/er/none", O_RDONLY, 0, &err));
-	KT_EQ(err, -ENOENT);
-	KT_NULL(vfs_open(NULL, "/er/none/x", O_RDWR | O_CREAT, 0644, &err));
-	KT_EQ(err, -ENOENT);
-	KT_NULL(vfs_open(NULL, "/er/file/x", O_RDWR | O_CREAT, 0644, &err));
-	KT_EQ(err, -ENOTDIR);
-	KT_NULL(vfs_open(NULL, "/er", O_WRONLY, 0, &err));
-	KT_EQ(err, -EISDIR);
-	KT_NULL(vfs_open(NULL, "/er/file", O_RDONLY | O_DIRECTORY, 0, &err));
-	KT_EQ(err, -ENOTDIR);
-	KT_NULL(vfs_open(NULL, "/er/file", O_ACCMODE, 0, &err));
-	KT_EQ(err, -EINVAL);
+	KT_ERR_PTR(vfs_open(NULL, "/er/file", O_RDWR | O_CREAT | O_EXCL, 0644), -EEXIST);
+	KT_ERR_PTR(vfs_open(NULL, "/er/none", O_RDONLY, 0), -ENOENT);
+	KT_ERR_PTR(vfs_open(NULL, "/er/none/x", O_RDWR | O_CREAT, 0644), -ENOENT);
+	KT_ERR_PTR(vfs_open(NULL, "/er/file/x", O_RDWR | O_CREAT, 0644), -ENOTDIR);
+	KT_ERR_PTR(vfs_open(NULL, "/er", O_WRONLY, 0), -EISDIR);
+	KT_ERR_PTR(vfs_open(NULL, "/er/file", O_RDONLY | O_DIRECTORY, 0), -ENOTDIR);
+	KT_ERR_PTR(vfs_open(NULL, "/er/file", O_ACCMODE, 0), -EINVAL);
 	KT_EQ(vfs_unlink(NULL, "/er/none"), -ENOENT);
 	KT_EQ(vfs_unlink(NULL, "/er"), -EISDIR);
 	KT_EQ(vfs_unlink(NULL, "/"), -EISDIR);
@@ -215,14 +200,15 @@ KTEST(vfs_errors_have_the_right_errno)
 	KT_EQ(vfs_link(NULL, "/er/d", "/er/dlink"), -EPERM);
 	KT_EQ(vfs_link(NULL, "/er/file", "/er/d"), -EEXIST);
 	KT_EQ(vfs_truncate(NULL, "/er/d", 0), -EISDIR);
-	struct file *f = vfs_open(NULL, "/er/file", O_RDONLY, 0, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/er/file", O_RDONLY, 0);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_write(f, "x", 1), -EBADF);
 	KT_EQ(vfs_ftruncate(f, 0), -EINVAL);
 	KT_EQ(vfs_lseek(f, -1, SEEK_SET), -EINVAL);
 	KT_EQ(vfs_lseek(f, 0, 7), -EINVAL);
 	file_put(f);
-	f = vfs_open(NULL, "/er/file", O_WRONLY, 0, &err);
+	f = vfs_open(NULL, "/er/file", O_WRONLY, 0);
+	KT_VALID_PTR(f);
 	char c;
 	KT_EQ(vfs_read(f, &c, 1), -EBADF);
 	file_put(f);
@@ -275,12 +261,11 @@ KTEST(vfs_file_sizes_read_back_after_remount)
 KTEST(vfs_holes_read_as_zeros_and_take_no_blocks)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	u8 buf[4096];
 	struct kstat st;
 	u64 free0 = free_blocks();
-	struct file *f = vfs_open(NULL, "/hole", O_RDWR | O_CREAT, 0644, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/hole", O_RDWR | O_CREAT, 0644);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_pwrite(f, "end", 3, 5 * 1024 * 1024), 3);	/* past 4 MiB + 48 KiB: DIND */
 	KT_EQ(vfs_pread(f, buf, sizeof(buf), 1024 * 1024), 4096);
 	for (int i = 0; i < 4096; i++)
@@ -297,7 +282,8 @@ KTEST(vfs_holes_read_as_zeros_and_take_no_blocks)
 	KT_EQ(vfs_stat(NULL, "/hole", &st), 0);
 	KT_EQ(st.size, 10 * 1024 * 1024);
 	KT_EQ(st.blocks, (2 + 1 + 1 + 1) * 8);	/* 2 data blocks, IND, DIND and its one IND */
-	f = vfs_open(NULL, "/hole", O_RDONLY, 0, &err);
+	f = vfs_open(NULL, "/hole", O_RDONLY, 0);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_pread(f, buf, 4096, 4096 * 20), 4096);
 	KT_EQ(memcmp(buf + 100, "mid", 3), 0);
 	KT_EQ(buf[99], 0);
@@ -311,7 +297,6 @@ KTEST(vfs_truncate_shrinks_and_grows_with_zeros)
 {
 	KT_REQUIRE_ROOT();
 	u8 buf[8192];
-	int err = 0;
 	u64 free0 = free_blocks();
 	KT_EQ(write_file("/tr", 100000, 7), 0);
 	KT_EQ(vfs_truncate(NULL, "/tr", 5000), 0);
@@ -320,8 +305,8 @@ KTEST(vfs_truncate_shrinks_and_grows_with_zeros)
 		KT_FAIL("after shrinking: %s", bad);
 	KT_EQ(vfs_truncate(NULL, "/tr", 20000), 0);
 	KT_EQ(remount(), 0);		/* the zeros must be on the disk too */
-	struct file *f = vfs_open(NULL, "/tr", O_RDONLY, 0, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/tr", O_RDONLY, 0);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_pread(f, buf, sizeof(buf), 4096), 8192);
 	for (int i = 0; i < 8192; i++) {
 		u8 want = 4096 + i < 5000 ? pat(7, 4096 + i) : 0;
@@ -358,19 +343,18 @@ KTEST(vfs_directory_with_1000_entries)
 {
 	KT_REQUIRE_ROOT();
 	char path[48];
-	int err = 0;
 	u64 free0 = free_blocks(), ifree0 = free_inodes();
 	KT_EQ(vfs_mkdir(NULL, "/many", 0755), 0);
 	for (int i = 0; i < 1000; i++) {
 		snprintf(path, sizeof(path), "/many/entry-with-a-longish-name-%04d", i);
-		struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644, &err);
-		if (!f)
-			KT_FAIL("create %s: %d", path, err);
+		struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (IS_ERR(f))
+			KT_FAIL("create %s: %ld", path, PTR_ERR(f));
 		file_put(f);
 	}
 	KT_EQ(remount(), 0);
-	struct file *d = vfs_open(NULL, "/many", O_RDONLY | O_DIRECTORY, 0, &err);
-	KT_NOT_NULL(d);
+	struct file *d = vfs_open(NULL, "/many", O_RDONLY | O_DIRECTORY, 0);
+	KT_VALID_PTR(d);
 	struct count_ctx c = { 0 };
 	KT_EQ(vfs_readdir(d, count_fill, &c), 0);
 	file_put(d);
@@ -451,7 +435,6 @@ KTEST(vfs_rename_within_across_and_over)
 KTEST(vfs_link_counts_and_unlink_while_open)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	struct kstat st;
 	u64 free0 = free_blocks();
 	KT_EQ(vfs_mkdir(NULL, "/lk", 0755), 0);
@@ -464,8 +447,8 @@ KTEST(vfs_link_counts_and_unlink_while_open)
 	KT_EQ(vfs_unlink(NULL, "/lk/f"), 0);
 	KT_EQ(vfs_stat(NULL, "/lk/g", &st), 0);
 	KT_EQ(st.nlink, 1);
-	struct file *f = vfs_open(NULL, "/lk/g", O_RDWR, 0, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/lk/g", O_RDWR, 0);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_unlink(NULL, "/lk/g"), 0);	/* still open: still readable */
 	KT_ASSERT(!exists("/lk/g"));
 	u8 buf[16];
@@ -481,16 +464,16 @@ KTEST(vfs_link_counts_and_unlink_while_open)
 KTEST(vfs_lseek_append_and_descriptor_table)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	char buf[16];
-	struct file *f = vfs_open(NULL, "/ap", O_RDWR | O_CREAT | O_TRUNC, 0644, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/ap", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	KT_VALID_PTR(f);
 	KT_EQ(vfs_write(f, "hello", 5), 5);
 	KT_EQ(vfs_lseek(f, 0, SEEK_END), 5);
 	KT_EQ(vfs_lseek(f, -2, SEEK_CUR), 3);
 	KT_EQ(vfs_read(f, buf, 16), 2);
 	KT_EQ(memcmp(buf, "lo", 2), 0);
-	struct file *a = vfs_open(NULL, "/ap", O_WRONLY | O_APPEND, 0, &err);
+	struct file *a = vfs_open(NULL, "/ap", O_WRONLY | O_APPEND, 0);
+	KT_VALID_PTR(a);
 	KT_EQ(vfs_write(a, "!!", 2), 2);
 	KT_EQ(vfs_pread(f, buf, 16, 0), 7);
 	KT_EQ(memcmp(buf, "hello!!", 7), 0);
@@ -524,10 +507,9 @@ KTEST(vfs_lseek_append_and_descriptor_table)
 KTEST(vfs_full_disk_gives_enospc_and_frees_cleanly)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	u64 free0 = free_blocks();
-	struct file *f = vfs_open(NULL, "/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	KT_VALID_PTR(f);
 	u8 *buf = kmalloc(CHUNK);
 	memset(buf, 0x5a, CHUNK);
 	ssize_t w;
@@ -578,9 +560,8 @@ static long reader_first;	/* the first error: a short count or -errno, or 100000
 static int reader_thread(void *arg)
 {
 	u8 buf[512];
-	int err = 0;
-	struct file *f = vfs_open(NULL, "/shared", O_RDONLY, 0, &err);
-	if (!f) {
+	struct file *f = vfs_open(NULL, "/shared", O_RDONLY, 0);
+	if (IS_ERR(f)) {
 		atomic_inc(&reader_errors);
 		return 0;
 	}
@@ -734,9 +715,8 @@ static bool disk_block_matches(struct inode *inode, u64 index, u64 seed)
 KTEST(vfs_fsync_puts_data_on_the_disk)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
-	struct file *f = vfs_open(NULL, "/fs", O_RDWR | O_CREAT | O_TRUNC, 0644, &err);
-	KT_NOT_NULL(f);
+	struct file *f = vfs_open(NULL, "/fs", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	KT_VALID_PTR(f);
 	u8 *buf = kmalloc(3 * BLOCK_SIZE);
 	for (u64 i = 0; i < 3 * BLOCK_SIZE; i++)
 		buf[i] = pat(51, i);
@@ -755,10 +735,9 @@ KTEST(vfs_fsync_puts_data_on_the_disk)
 KTEST_BOOT(vfs_flusher_cleans_dirty_pages)
 {
 	KT_REQUIRE_ROOT();
-	int err = 0;
 	KT_EQ(write_file("/fl", 20000, 61), 0);
-	struct inode *inode = vfs_lookup(NULL, "/fl", &err);
-	KT_NOT_NULL(inode);
+	struct inode *inode = vfs_lookup(NULL, "/fl");
+	KT_VALID_PTR(inode);
 	KT_ASSERT(radix_tree_tagged(&inode->mapping.tree, RADIX_TREE_TAG_DIRTY));
 	u64 end = ktime_ns() + 3000000000ULL;	/* vfs.flush_ms=200: well within */
 	while (radix_tree_tagged(&inode->mapping.tree, RADIX_TREE_TAG_DIRTY) && ktime_ns() < end)

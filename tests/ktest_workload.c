@@ -102,11 +102,10 @@ static int pick_dir(void)
 static int op_write(struct mfile *m, u64 off, u64 len)
 {
 	char path[40];
-	int err = 0;
 	path_of(m, path, sizeof(path));
-	struct file *f = vfs_open(NULL, path, O_WRONLY, 0, &err);
-	if (!f)
-		return err;
+	struct file *f = vfs_open(NULL, path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	u64 seed = rnd();
 	for (u64 i = 0; i < len; i++)
 		m->data[off + i] = (u8)((seed >> ((i & 7) * 8)) + i * 29);
@@ -133,11 +132,10 @@ static int op_create(void)
 		m->name = (int)below(1000);
 	while (name_taken(m->dir, m->name));
 	char path[40];
-	int err = 0;
 	path_of(m, path, sizeof(path));
-	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644, &err);
-	if (!f)
-		return err;
+	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	file_put(f);
 	m->live = true;
 	m->size = 0;
@@ -222,10 +220,9 @@ static u64 fnv_update(u64 h, u8 b)
 static u64 verify(struct mfile *m, const char **bad)
 {
 	char path[40];
-	int err = 0;
 	path_of(m, path, sizeof(path));
-	struct file *f = vfs_open(NULL, path, O_RDONLY, 0, &err);
-	if (!f) {
+	struct file *f = vfs_open(NULL, path, O_RDONLY, 0);
+	if (IS_ERR(f)) {
 		*bad = "cannot open";
 		return 0;
 	}
@@ -264,9 +261,9 @@ static int make_big(struct mfile *m)
 	m->dir = 0;
 	m->name = 999;
 	path_of(m, path, sizeof(path));
-	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644, &err);
-	if (!f)
-		return err;
+	struct file *f = vfs_open(NULL, path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	u8 *buf = kmalloc(65536);
 	for (u64 off = 0; off < BIG_SIZE && !err; off += 65536) {
 		u64 n = MIN(65536ULL, BIG_SIZE - off);

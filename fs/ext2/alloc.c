@@ -131,9 +131,8 @@ static void count(struct ext2_sb_info *sbi, struct page *gp, struct ext2_group_d
 /* Clear bit `bit` of the bitmap in block `map`; true if it was set. alloc_lock held. */
 static bool clear_map_bit(struct ext2_sb_info *sbi, u32 map, u32 bit)
 {
-	int err = 0;
-	struct page *bp = bdev_read_block(sbi->bd, map, &err);
-	if (!bp)
+	struct page *bp = bdev_read_block(sbi->bd, map);
+	if (IS_ERR(bp))
 		return false;
 	u8 *bits = page_address(bp);
 	meta_begin(bp);
@@ -161,15 +160,14 @@ static int take_bit_racy(u8 *map, u32 from, u32 limit)
 	return -1;
 }
 
-u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
+long ext2_balloc(struct ext2_sb_info *sbi, u32 goal)
 {
 	if (!ext2_block_ok(sbi, goal))
 		goal = sbi->first_data_block + 1;
 	u32 g0 = (goal - sbi->first_data_block) / sbi->blocks_per_group;
-	if (READ_ONCE(sbi->sb->rdonly)) {
-		*err = -EROFS;
-		return 0;
-	}
+	if (READ_ONCE(sbi->sb->rdonly))
+		return -EROFS;
+	long err = -ENOSPC;	/* unless a bitmap cannot be read */
 	mutex_lock(&sbi->alloc_lock);
 	for (u32 k = 0; k < sbi->groups; k++) {
 		u32 g = (g0 + k) % sbi->groups;
@@ -177,9 +175,11 @@ u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
 		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
 		if (!READ_ONCE(gd->bg_free_blocks_count))
 			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap, err);
-		if (!bp)
+		struct page *bp = bdev_read_block(sbi->bd, gd->bg_block_bitmap);
+		if (IS_ERR(bp)) {
+			err = PTR_ERR(bp);
 			break;
+		}
 		u32 from = k == 0 ? (goal - sbi->first_data_block) % sbi->blocks_per_group : 0;
 		if (racy_bitmaps) {
 			mutex_unlock(&sbi->alloc_lock);
@@ -214,8 +214,7 @@ u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
 				ext2_error(sbi->sb, 0, "group %u's block bitmap (block %u) calls "
 					   "the group's own bitmaps or inode table free", g,
 					   gd->bg_block_bitmap);
-			*err = -EIO;
-			return 0;
+			return -EIO;
 		}
 		if (bit < 0)
 			continue;	/* the count said free, the bitmap full: trust the bitmap */
@@ -224,9 +223,7 @@ u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err)
 		return block;
 	}
 	mutex_unlock(&sbi->alloc_lock);
-	if (!*err)
-		*err = -ENOSPC;
-	return 0;
+	return err;
 }
 
 void ext2_bfree(struct ext2_sb_info *sbi, u32 block)
@@ -270,12 +267,11 @@ static u32 pick_group(struct ext2_sb_info *sbi, u32 parent_group, bool dir)
 	return best;
 }
 
-u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
+long ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir)
 {
-	if (READ_ONCE(sbi->sb->rdonly)) {
-		*err = -EROFS;
-		return 0;
-	}
+	if (READ_ONCE(sbi->sb->rdonly))
+		return -EROFS;
+	long err = -ENOSPC;	/* unless a bitmap cannot be read */
 	mutex_lock(&sbi->alloc_lock);
 	u32 g0 = pick_group(sbi, parent_group, dir);
 	for (u32 k = 0; k < sbi->groups; k++) {
@@ -284,9 +280,11 @@ u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
 		struct ext2_group_desc *gd = ext2_gd(sbi, g, &gp);
 		if (!gd->bg_free_inodes_count)
 			continue;
-		struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap, err);
-		if (!bp)
+		struct page *bp = bdev_read_block(sbi->bd, gd->bg_inode_bitmap);
+		if (IS_ERR(bp)) {
+			err = PTR_ERR(bp);
 			break;
+		}
 		u32 from = g == 0 ? sbi->first_ino - 1 : 0;	/* reserved inodes */
 		meta_begin(bp);
 		int bit = from < sbi->inodes_per_group ?
@@ -307,9 +305,7 @@ u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err)
 		return g * sbi->inodes_per_group + (u32)bit + 1;
 	}
 	mutex_unlock(&sbi->alloc_lock);
-	if (!*err)
-		*err = -ENOSPC;
-	return 0;
+	return err;
 }
 
 void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir)
@@ -327,51 +323,52 @@ void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir)
 
 /*
  * The inode bitmap handed out ino: check it really is free - not cached
- * (new_inode) and with no links on disk - before it is reused. NULL + *err.
- * A live inode keeps its bit (it is in use) and the disk goes read-only.
+ * (new_inode) and with no links on disk - before it is reused. The new
+ * inode (I_NEW), or ERR_PTR(-errno). A live inode keeps its bit (it is in
+ * use), the disk goes read-only, and the answer is -EIO.
  */
-static struct inode *claim_inode(struct ext2_sb_info *sbi, u32 ino, bool dir, int *err)
+static struct inode *claim_inode(struct ext2_sb_info *sbi, u32 ino, bool dir)
 {
-	struct inode *inode = new_inode(sbi->sb, ino, err);
-	if (!inode) {
-		if (*err != -EEXIST) {
+	struct inode *inode = new_inode(sbi->sb, ino);
+	if (IS_ERR(inode)) {
+		if (PTR_ERR(inode) != -EEXIST) {
 			ext2_ifree(sbi, ino, dir);
-			return NULL;
+			return inode;
 		}
 		ext2_error(sbi->sb, ino, "the inode bitmap calls it free, but it is in use");
-		*err = -EIO;
-		return NULL;
+		return ERR_PTR(-EIO);
 	}
 	u32 block, off;
 	u16 links = 0;
-	struct page *page = NULL;
-	if (!ext2_inode_loc(sbi, ino, &block, &off) && (page = bdev_read_block(sbi->bd, block, err))) {
+	struct page *page = ERR_PTR(-EIO);	/* past the inode tables: the bitmap lies */
+	if (!ext2_inode_loc(sbi, ino, &block, &off))
+		page = bdev_read_block(sbi->bd, block);
+	if (!IS_ERR(page)) {
 		links = ((struct ext2_inode *)((u8 *)page_address(page) + off))->i_links_count;
 		put_page(page);
-	}
-	if (page && !links)
-		return inode;
-	if (links)
+		if (!links)
+			return inode;
 		ext2_error(sbi->sb, ino, "the inode bitmap calls it free, but it has %u links", links);
+	}
 	/* Drop the unused in-memory inode. With links (now read-only) its
 	 * eviction leaves the disk alone; else eviction gives the number back. */
 	inode->nlink = 0;
 	inode_publish(inode);
 	iput(inode);
-	*err = links ? -EIO : (*err ? *err : -EIO);
-	return NULL;
+	return links ? ERR_PTR(-EIO) : ERR_CAST(page);
 }
 
 /* A new inode for create and mkdir, in the cache and on disk. */
-struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err)
+struct inode *ext2_new_inode(struct inode *dir, u32 mode)
 {
 	struct ext2_sb_info *sbi = SBI(dir->sb);
-	u32 ino = ext2_ialloc(sbi, (dir->ino - 1) / sbi->inodes_per_group, S_ISDIR(mode), err);
-	if (!ino)
-		return NULL;
-	struct inode *inode = claim_inode(sbi, ino, S_ISDIR(mode), err);
-	if (!inode)
-		return NULL;
+	long r = ext2_ialloc(sbi, (dir->ino - 1) / sbi->inodes_per_group, S_ISDIR(mode));
+	if (r < 0)
+		return ERR_PTR(r);
+	u32 ino = (u32)r;
+	struct inode *inode = claim_inode(sbi, ino, S_ISDIR(mode));
+	if (IS_ERR(inode))
+		return inode;
 	struct ext2_inode_info *ei = EI(inode);
 	inode->mode = mode;
 	inode->nlink = 1;
@@ -386,7 +383,8 @@ struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err)
 	/* Start from a clean record: a freed inode's old bytes must not show through. */
 	u32 block, off;
 	struct page *page;
-	if (!ext2_inode_loc(sbi, ino, &block, &off) && (page = bdev_read_block(sbi->bd, block, err))) {
+	if (!ext2_inode_loc(sbi, ino, &block, &off) &&
+	    !IS_ERR(page = bdev_read_block(sbi->bd, block))) {
 		meta_begin(page);
 		memset((u8 *)page_address(page) + off, 0, sbi->inode_size);
 		if (sbi->inode_size > 128)

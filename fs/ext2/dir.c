@@ -81,10 +81,9 @@ typedef int (*visit_t)(struct ext2_dirent *de, u32 off, struct ext2_dirent *prev
 static int walk(struct inode *dir, u64 from_page, visit_t visit, void *ctx, struct page **pagep)
 {
 	for (u64 n = from_page; n < dir_pages(dir); n++) {
-		int err = 0;
-		struct page *page = read_mapping_page(&dir->mapping, n, &err);
-		if (!page)
-			return err;
+		struct page *page = read_mapping_page(&dir->mapping, n);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
 		u8 *base = page_address(page);
 		struct ext2_dirent *prev = NULL;
 		for (u32 off = 0; off < BLOCK_SIZE;) {
@@ -123,27 +122,23 @@ static int find_visit(struct ext2_dirent *de, u32 off, struct ext2_dirent *prev,
 	return 0;
 }
 
-/* The entry for name, with its page referenced; NULL + *err (ENOENT) if none. */
-static struct page *find_entry(struct inode *dir, const char *name, int len, struct find *f,
-			       int *err)
+/* The entry for name, with its page referenced; ERR_PTR(-ENOENT) if none,
+ * or ERR_PTR of the directory's damage or read error. */
+static struct page *find_entry(struct inode *dir, const char *name, int len, struct find *f)
 {
 	struct page *page = NULL;
 	f->name = name;
 	f->len = len;
 	int r = walk(dir, 0, find_visit, f, &page);
-	if (r == 1)
-		return page;
-	*err = r ? r : -ENOENT;
-	return NULL;
+	return r == 1 ? page : ERR_PTR(r ? r : -ENOENT);
 }
 
 int ext2_lookup(struct inode *dir, const char *name, int len, u32 *ino)
 {
 	struct find f;
-	int err = 0;
-	struct page *page = find_entry(dir, name, len, &f, &err);
-	if (!page)
-		return err;
+	struct page *page = find_entry(dir, name, len, &f);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	*ino = f.de->inode;
 	put_page(page);
 	return 0;
@@ -214,19 +209,18 @@ static int slot_visit(struct ext2_dirent *de, u32 off, struct ext2_dirent *prev,
 	return 0;
 }
 
-/* Append a block to a directory: a locked page holding one empty entry. */
-static struct page *grow_dir(struct inode *dir, int *err)
+/* Append a block to a directory: a locked page holding one empty entry,
+ * or ERR_PTR(-errno). */
+static struct page *grow_dir(struct inode *dir)
 {
 	u64 n = dir_pages(dir);
 	u32 block;
-	*err = ext2_get_block(dir, n, true, &block);
-	if (*err)
-		return NULL;
+	int err = ext2_get_block(dir, n, true, &block);
+	if (err)
+		return ERR_PTR(err);
 	struct page *page = find_or_create_page(&dir->mapping, n);
-	if (!page) {
-		*err = -ENOMEM;
-		return NULL;	/* the block stays allocated to the directory; e2fsck-clean */
-	}
+	if (!page)	/* the block stays allocated to the directory; e2fsck-clean */
+		return ERR_PTR(-ENOMEM);
 	wait_on_page_writeback(page);
 	memset(page_address(page), 0, BLOCK_SIZE);
 	struct ext2_dirent *de = page_address(page);
@@ -258,9 +252,9 @@ static int add_link(struct inode *dir, const char *name, int len, struct inode *
 		lock_page(page);
 		wait_on_page_writeback(page);
 	} else {
-		page = grow_dir(dir, &err);
-		if (!page)
-			return err;
+		page = grow_dir(dir);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
 		s.de = page_address(page);
 	}
 	struct ext2_dirent *de = s.de;
@@ -276,12 +270,11 @@ static int add_link(struct inode *dir, const char *name, int len, struct inode *
 	return 0;
 }
 
-/* The entry for name with its page locked for a change; NULL + *err if none. */
-static struct page *lock_entry(struct inode *dir, const char *name, int len, struct find *f,
-			       int *err)
+/* The entry for name with its page locked for a change; find_entry's ERR_PTR if none. */
+static struct page *lock_entry(struct inode *dir, const char *name, int len, struct find *f)
 {
-	struct page *page = find_entry(dir, name, len, f, err);
-	if (page) {
+	struct page *page = find_entry(dir, name, len, f);
+	if (!IS_ERR(page)) {
 		lock_page(page);
 		wait_on_page_writeback(page);
 	}
@@ -291,10 +284,9 @@ static struct page *lock_entry(struct inode *dir, const char *name, int len, str
 static int delete_entry(struct inode *dir, const char *name, int len)
 {
 	struct find f;
-	int err = 0;
-	struct page *page = lock_entry(dir, name, len, &f, &err);
-	if (!page)
-		return err;
+	struct page *page = lock_entry(dir, name, len, &f);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	if (f.prev)			/* walk() restarts prev at each block */
 		f.prev->rec_len += f.de->rec_len;
 	else
@@ -307,10 +299,9 @@ static int delete_entry(struct inode *dir, const char *name, int len)
 static int set_link(struct inode *dir, const char *name, int len, struct inode *inode)
 {
 	struct find f;
-	int err = 0;
-	struct page *page = lock_entry(dir, name, len, &f, &err);
-	if (!page)
-		return err;
+	struct page *page = lock_entry(dir, name, len, &f);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	f.de->inode = inode->ino;
 	f.de->file_type = file_type(SBI(dir->sb), inode->mode);
 	changed_entry(dir, page);
@@ -341,10 +332,11 @@ static int check_empty(struct inode *dir)
 
 /* ------------------------------------------------------------ inode_operations */
 
-static struct inode *make(struct inode *dir, u32 mode, int *err)
+/* A new inode of mode, published; or ERR_PTR(-errno). */
+static struct inode *make(struct inode *dir, u32 mode)
 {
-	struct inode *inode = ext2_new_inode(dir, mode, err);
-	if (inode)
+	struct inode *inode = ext2_new_inode(dir, mode);
+	if (!IS_ERR(inode))
 		inode_publish(inode);
 	return inode;
 }
@@ -358,11 +350,10 @@ static void unmake(struct inode *inode)
 
 int ext2_create(struct inode *dir, const char *name, int len, u32 mode, struct inode **out)
 {
-	int err = 0;
-	struct inode *inode = make(dir, S_IFREG | (mode & 07777), &err);
-	if (!inode)
-		return err;
-	err = add_link(dir, name, len, inode);
+	struct inode *inode = make(dir, S_IFREG | (mode & 07777));
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	int err = add_link(dir, name, len, inode);
 	if (err) {
 		unmake(inode);
 		return err;
@@ -375,11 +366,10 @@ int ext2_create(struct inode *dir, const char *name, int len, u32 mode, struct i
 int ext2_symlink(struct inode *dir, const char *name, int len, const char *target, int tlen,
 		 struct inode **out)
 {
-	int err = 0;
-	struct inode *inode = make(dir, S_IFLNK | 0777, &err);
-	if (!inode)
-		return err;
-	err = ext2_set_link(inode, target, tlen);
+	struct inode *inode = make(dir, S_IFLNK | 0777);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	int err = ext2_set_link(inode, target, tlen);
 	if (!err)
 		err = add_link(dir, name, len, inode);
 	if (err) {
@@ -394,14 +384,13 @@ int ext2_mkdir(struct inode *dir, const char *name, int len, u32 mode, struct in
 {
 	if (dir->nlink >= EXT2_LINK_MAX)
 		return -EMLINK;
-	int err = 0;
-	struct inode *inode = make(dir, S_IFDIR | (mode & 07777), &err);
-	if (!inode)
-		return err;
+	struct inode *inode = make(dir, S_IFDIR | (mode & 07777));
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
 	inode->nlink = 2;
 	mutex_lock(&inode->i_mutex);
-	struct page *page = grow_dir(inode, &err);
-	if (page) {
+	struct page *page = grow_dir(inode);
+	if (!IS_ERR(page)) {
 		struct ext2_sb_info *sbi = SBI(dir->sb);
 		struct ext2_dirent *dot = page_address(page);
 		set_entry(dot, inode->ino, ".", 1, file_type(sbi, S_IFDIR));
@@ -415,7 +404,8 @@ int ext2_mkdir(struct inode *dir, const char *name, int len, u32 mode, struct in
 	}
 	mark_inode_dirty(inode);
 	mutex_unlock(&inode->i_mutex);
-	if (!page || (err = add_link(dir, name, len, inode))) {
+	int err = IS_ERR(page) ? PTR_ERR(page) : add_link(dir, name, len, inode);
+	if (err) {
 		unmake(inode);
 		return err;
 	}

@@ -184,19 +184,22 @@ void ext2_damage(struct super_block *sb, struct inode *inode, const char *fmt, .
  * goes read-only; the caller returns -EIO. Any context that may printk. */
 void ext2_error(struct super_block *sb, u32 ino, const char *fmt, ...);
 
-/* alloc.c: the allocators take alloc_lock and may sleep. 0 + *err (-ENOSPC,
- * -EROFS, -EIO when a bitmap lies) on failure. */
+/* alloc.c: the allocators take alloc_lock and may sleep. They return the
+ * block or inode number, never 0 (block 0 holds the superblock, which the
+ * metadata check refuses to hand out; inodes count from 1), or -errno:
+ * -ENOSPC, -EROFS, -EIO when a bitmap lies, or a bitmap read's error. */
 void ext2_alloc_setup(void);
-u32 ext2_balloc(struct ext2_sb_info *sbi, u32 goal, int *err);
+long ext2_balloc(struct ext2_sb_info *sbi, u32 goal);
 void ext2_bfree(struct ext2_sb_info *sbi, u32 block);
-u32 ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir, int *err);
+long ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir);
 void ext2_ifree(struct ext2_sb_info *sbi, u32 ino, bool dir);
 /* Is block one of its group's bitmaps, inode table, superblock or descriptor copies? */
 bool ext2_meta_block(struct ext2_sb_info *sbi, u32 block);
 /* ext2_block_ok and not metadata: a block a file may own. */
 bool ext2_data_block_ok(struct ext2_sb_info *sbi, u32 block);
-/* A new inode for create and mkdir, in the cache (I_NEW) and on disk; NULL + *err. */
-struct inode *ext2_new_inode(struct inode *dir, u32 mode, int *err);
+/* A new inode for create and mkdir, in the cache (I_NEW) and on disk; or
+ * ERR_PTR(-errno), never NULL. May sleep. */
+struct inode *ext2_new_inode(struct inode *dir, u32 mode);
 void meta_begin(struct page *page);
 void meta_end(struct page *page);
 

@@ -81,16 +81,15 @@ int ext2_read_inode(struct inode *inode)
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	struct ext2_inode_info *ei = EI(inode);
 	u32 block, off;
-	int err = 0;
 
 	if (ext2_inode_loc(sbi, inode->ino, &block, &off)) {
 		ext2_damage(inode->sb, NULL, "a directory entry names inode %u, past the inode count",
 			    inode->ino);
 		return -EUCLEAN;
 	}
-	struct page *page = bdev_read_block(sbi->bd, block, &err);
-	if (!page)
-		return err;
+	struct page *page = bdev_read_block(sbi->bd, block);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	struct ext2_inode *raw = (struct ext2_inode *)((u8 *)page_address(page) + off);
 	inode->mode = raw->i_mode;
 	inode->uid = raw->i_uid | (u32)raw->i_uid_high << 16;
@@ -130,13 +129,12 @@ int ext2_write_inode(struct inode *inode)
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	struct ext2_inode_info *ei = EI(inode);
 	u32 block, off;
-	int err = 0;
 
 	if (ext2_inode_loc(sbi, inode->ino, &block, &off))
 		return -EUCLEAN;
-	struct page *page = bdev_read_block(sbi->bd, block, &err);
-	if (!page)
-		return err;
+	struct page *page = bdev_read_block(sbi->bd, block);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	struct ext2_inode *raw = (struct ext2_inode *)((u8 *)page_address(page) + off);
 	down_read(&ei->i_map);	/* for i_block; before the metadata page lock (ext2.h) */
 	meta_begin(page);
@@ -204,7 +202,8 @@ static int block_path(u64 index, u32 slots[4])
 	return -EFBIG;
 }
 
-static u32 alloc_block(struct inode *inode, int *err)
+/* A new block for inode, near the last one it got: its number, or -errno. */
+static long alloc_block(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EI(inode);
 	struct ext2_sb_info *sbi = SBI(inode->sb);
@@ -213,9 +212,9 @@ static u32 alloc_block(struct inode *inode, int *err)
 		u32 g = (inode->ino - 1) / sbi->inodes_per_group;
 		goal = sbi->first_data_block + g * sbi->blocks_per_group;
 	}
-	u32 b = ext2_balloc(sbi, goal, err);
-	if (b) {
-		ei->last_alloc = b;
+	long b = ext2_balloc(sbi, goal);
+	if (b > 0) {
+		ei->last_alloc = (u32)b;
 		inode->blocks += BLOCK_SIZE / 512;
 	}
 	return b;
@@ -242,7 +241,7 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	struct ext2_inode_info *ei = EI(inode);
 	u32 slots[4], path[4];
-	int depth = block_path(index, slots), err = 0;
+	int depth = block_path(index, slots);
 	if (depth < 0)
 		return depth;
 
@@ -256,9 +255,10 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			*block = 0;
 			return 0;
 		}
-		b = alloc_block(inode, &err);
-		if (!b)
-			return err;
+		long nb = alloc_block(inode);
+		if (nb < 0)
+			return (int)nb;
+		b = (u32)nb;
 		if (depth > 1) {
 			struct page *np = bdev_new_block(sbi->bd, b);
 			if (!np) {
@@ -272,9 +272,9 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 	}
 	path[0] = b;
 	for (int level = 1; level < depth; level++) {
-		struct page *page = bdev_read_block(sbi->bd, path[level - 1], &err);
-		if (!page)
-			return err;
+		struct page *page = bdev_read_block(sbi->bd, path[level - 1]);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
 		u32 *ptrs = page_address(page);
 		u32 next = READ_ONCE(ptrs[slots[level]]);
 		bool bad = next && !ext2_data_block_ok(sbi, next);
@@ -288,11 +288,12 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			return -EUCLEAN;
 		}
 		if (!next && create) {
-			next = alloc_block(inode, &err);
-			if (!next) {
+			long nb = alloc_block(inode);
+			if (nb < 0) {
 				put_page(page);
-				return err;
+				return (int)nb;
 			}
+			next = (u32)nb;
 			if (level + 1 < depth) {
 				struct page *np = bdev_new_block(sbi->bd, next);
 				if (!np) {
@@ -421,12 +422,12 @@ static int trunc_tree(struct trunc *t, u32 b, int level, u64 base, int depth, bo
 			return -EUCLEAN;
 		}
 	t->path[depth] = b;
-	int err = 0;
-	struct page *page = bdev_read_block(sbi->bd, b, &err);
-	if (!page)
-		return err;
+	struct page *page = bdev_read_block(sbi->bd, b);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	u32 *ptrs = page_address(page);
 	bool any_left = false;
+	int err = 0;
 	for (u32 i = 0; i < EXT2_PTRS; i++) {
 		u32 c = READ_ONCE(ptrs[i]);
 		u64 cbase = base + i * span;
@@ -542,9 +543,8 @@ int ext2_setsize(struct inode *inode, u64 size)
 	if (size < old) {
 		truncate_inode_pages(&inode->mapping, size);
 		if (size % BLOCK_SIZE && has_blocks(inode)) {
-			int err = 0;
-			struct page *page = read_mapping_page(&inode->mapping, size / BLOCK_SIZE, &err);
-			if (page) {
+			struct page *page = read_mapping_page(&inode->mapping, size / BLOCK_SIZE);
+			if (!IS_ERR(page)) {
 				lock_page(page);
 				if (page->mapping == &inode->mapping && page->private) {
 					wait_on_page_writeback(page);
@@ -572,14 +572,13 @@ static void release_xattr_block(struct inode *inode)
 	struct ext2_inode_info *ei = EI(inode);
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	u32 b = ei->i_file_acl;
-	int err = 0;
 	if (!b)
 		return;
 	ei->i_file_acl = 0;
 	if (!ext2_data_block_ok(sbi, b))
 		return;
-	struct page *page = bdev_read_block(sbi->bd, b, &err);
-	if (!page)
+	struct page *page = bdev_read_block(sbi->bd, b);
+	if (IS_ERR(page))
 		return;
 	u32 *hdr = page_address(page);	/* h_magic, h_refcount, ... */
 	if (hdr[0] != 0xEA020000) {

@@ -243,7 +243,6 @@ static const struct super_operations ext2_sops = {
 
 int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 {
-	int err = 0;
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi));
 	if (!sbi)
 		return -ENOMEM;
@@ -252,11 +251,12 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 	sb->type = "ext2";
 	snprintf(sbi->name, sizeof(sbi->name), "ext2 on %s", bd->name);
 	mutex_init(&sbi->alloc_lock, "ext2_alloc");
-	sbi->sb_page = bdev_read_block(bd, 0, &err);
-	if (!sbi->sb_page) {
+	struct page *sb_page = bdev_read_block(bd, 0);
+	if (IS_ERR(sb_page)) {
 		kfree(sbi);
-		return err;
+		return PTR_ERR(sb_page);
 	}
+	sbi->sb_page = sb_page;
 	struct ext2_super *es = (struct ext2_super *)((u8 *)page_address(sbi->sb_page) + 1024);
 	sbi->es = es;
 	bool rdonly = false;
@@ -296,11 +296,12 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 		return -ENOMEM;
 	}
 	for (u32 i = 0; i < sbi->gdt_blocks; i++) {
-		sbi->gd_pages[i] = bdev_read_block(bd, 1 + i, &err);
-		if (!sbi->gd_pages[i]) {
+		struct page *gp = bdev_read_block(bd, 1 + i);
+		if (IS_ERR(gp)) {
 			release(sbi);
-			return err;
+			return PTR_ERR(gp);
 		}
+		sbi->gd_pages[i] = gp;
 	}
 	if ((why = check_groups(sbi))) {
 		pr_err("ext2: %s: %s", bd->name, why);
