@@ -511,12 +511,11 @@ void radix_tree_replace_slot(void **slot, void *item)
 
 /* ------------------------------------------------------------ readers */
 
-/* (1 << 6h) - 1 up to the height that covers all 64 bits. */
-#define MAXINDEX(h) ((h) * RADIX_TREE_MAP_SHIFT >= RADIX_TREE_INDEX_BITS ? \
-		     RADIX_TREE_INDEX_MAX : (1UL << ((h) * RADIX_TREE_MAP_SHIFT)) - 1)
+/* (1 << 6h) - 1, the low 6h bits set, for 0 < h < 11; height 11 has all 64. */
+#define MAXINDEX(h) (RADIX_TREE_INDEX_MAX >> (RADIX_TREE_INDEX_BITS - (h) * RADIX_TREE_MAP_SHIFT))
 const unsigned long radix_tree_height_maxindex[RADIX_TREE_MAX_HEIGHT + 1] = {
-	MAXINDEX(0), MAXINDEX(1), MAXINDEX(2), MAXINDEX(3), MAXINDEX(4), MAXINDEX(5),
-	MAXINDEX(6), MAXINDEX(7), MAXINDEX(8), MAXINDEX(9), MAXINDEX(10), MAXINDEX(11),
+	0, MAXINDEX(1), MAXINDEX(2), MAXINDEX(3), MAXINDEX(4), MAXINDEX(5),
+	MAXINDEX(6), MAXINDEX(7), MAXINDEX(8), MAXINDEX(9), MAXINDEX(10), RADIX_TREE_INDEX_MAX,
 };
 _Static_assert(RADIX_TREE_MAX_HEIGHT == 11, "radix_tree_height_maxindex has 12 entries");
 
