@@ -527,7 +527,8 @@ refcount, mapcount and flags (mm/radix-tree.h, 64 slots a node)."""
 
 class RbStats(gdb.Command):
     """Print the page-cache and gup counters: rb-stats
-The page cache's per-CPU counters (pc_stats in mm/filemap.c) summed over
+The page cache's per-CPU counters (pc_stats in mm/filemap.c; lookups is
+hits + misses) summed over
 every CPU, the pages in all caches (nr_cached), and get_user_pages_fast's
 counters (gup_stats in mm/gup.c: pins on the fast and slow path, and why
 the fast walk fell back)."""
@@ -540,10 +541,13 @@ the fast walk fell back)."""
         fields = [f.name for f in pc.type.target().fields()]
         n = pc.type.range()[1] + 1
         gdb.write("page cache (summed over %d CPUs):\n" % online_cpus())
-        for f in fields:
-            total = sum(int(pc[c][f]) for c in range(n))
-            per = " ".join(str(int(pc[c][f])) for c in range(online_cpus()))
-            gdb.write("  %-18s %10d   per CPU: %s\n" % (f, total, per))
+        rows = [(f, [int(pc[c][f]) for c in range(n)]) for f in fields]
+        if "lookups" not in fields:	# a lookup counts once: a hit or a miss
+            per_cpu = dict(rows)
+            rows.insert(0, ("lookups", [h + m for h, m in zip(per_cpu["hits"], per_cpu["misses"])]))
+        for f, counts in rows:
+            per = " ".join(str(v) for v in counts[:online_cpus()])
+            gdb.write("  %-18s %10d   per CPU: %s\n" % (f, sum(counts), per))
         gdb.write("  %-18s %10d\n" % ("pages cached", int(var("nr_cached", "mm/filemap.c")["counter"])))
         gup = var("gup_stats")
         gdb.write("get_user_pages:\n")
