@@ -41,6 +41,8 @@
 
 CMDLINE_KEY(broken_sched, "debug.broken_sched",
 	    "tests of tests: break the scheduler on purpose (affinity, balance, preempt or wakeup)");
+CMDLINE_KEY(boot_idles, "sched.debug_boot_idles",
+	    "test of the tests: the boot task idles on CPU 0 in place of its idle task");
 
 _Static_assert(offsetof(struct task, kernel_rsp) == 0, "switch.asm reads kernel_rsp at 0");
 
@@ -700,9 +702,26 @@ void sched_start_ap(void)
 	idle_loop();
 }
 
+/*
+ * The boot task's work is done: it sleeps for good, and CPU 0's own idle
+ * task takes the CPU whenever nothing else runs. It used to run the idle
+ * loop itself, but the scheduler knows an idle CPU by rq->idle being its
+ * current task (rq_idle, sched_tick): with "boot" there instead, CPU 0
+ * never looked idle, so wake-ups never chose it and it never pulled work,
+ * and user programs had one CPU fewer than the machine (two threads at
+ * -smp 2 shared CPU 1). sched.debug_boot_idles brings that back.
+ */
 void sched_idle_forever(void)
 {
-	idle_loop();
+	if (cmdline_get("sched.debug_boot_idles")) {
+		pr_warn("sched: sched.debug_boot_idles: the boot task idles on CPU 0, "
+			"which never looks idle (a test of the tests)");
+		idle_loop();
+	}
+	for (;;) {
+		set_current_state(TASK_SLEEPING);	/* nobody wakes it */
+		schedule();
+	}
 }
 
 void kthread_discard(struct task *t)

@@ -72,7 +72,8 @@ void sched_init(void);
 void sched_init_ap(void);
 /* Enable interrupts and run the idle loop. Never returns. */
 __noreturn void sched_start_ap(void);
-/* The boot CPU's context, when it has nothing else to do: the idle loop. */
+/* The boot task, when kmain has nothing more to do: it sleeps for good and
+ * CPU 0's idle task runs when nothing else does. */
 __noreturn void sched_idle_forever(void);
 /* Free a thread made by kthread_create that never ran. */
 void kthread_discard(struct task *t);

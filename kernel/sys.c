@@ -147,6 +147,22 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, u64, len, uaddr_t, umask)
 	return 0;
 }
 
+/*
+ * getcpu: the CPU the caller was running on during the call, and NUMA node
+ * 0 (the machine is one node). It may have moved by the time it reads the
+ * answer, as on Linux. Either pointer may be NULL; the third, a cache that
+ * Linux too ignores, is not used.
+ */
+SYSCALL_DEFINE3(getcpu, uaddr_t, ucpu, uaddr_t, unode, uaddr_t, ucache)
+{
+	unsigned cpu = (unsigned)smp_processor_id(), node = 0;
+	if (ucpu && copy_to_user((void *)ucpu, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (unode && copy_to_user((void *)unode, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
+}
+
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 #define COMM_LEN 16

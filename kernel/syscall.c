@@ -114,6 +114,7 @@ static const syscall_fn table[NR_SYSCALLS] = {
 	[__NR_futex]            = sys_futex,
 	[__NR_sched_setaffinity] = sys_sched_setaffinity,
 	[__NR_sched_getaffinity] = sys_sched_getaffinity,
+	[__NR_getcpu] = sys_getcpu,
 	[__NR_getdents64]       = sys_getdents64,
 	[__NR_set_tid_address]  = sys_set_tid_address,
 	[__NR_restart_syscall]  = sys_restart_syscall,

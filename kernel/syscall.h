@@ -158,6 +158,7 @@ long sys_rt_sigreturn(const struct syscall_args *args);
 long sys_rt_sigsuspend(const struct syscall_args *args);
 long sys_rt_sigtimedwait(const struct syscall_args *args);
 long sys_sched_getaffinity(const struct syscall_args *args);
+long sys_getcpu(const struct syscall_args *args);
 long sys_sched_setaffinity(const struct syscall_args *args);
 long sys_sched_yield(const struct syscall_args *args);
 long sys_select(const struct syscall_args *args);
