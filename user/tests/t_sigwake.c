@@ -67,21 +67,6 @@ static pid_t reap(pid_t pid, int *st)
 	return 0;
 }
 
-/* The state letter of /proc/PID/stat (R, S, D, Z...), '?' if unreadable. */
-static char state_of(pid_t pid)
-{
-	char path[32], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	char *p = strrchr(buf, ')');	/* the name may hold anything */
-	return p && p[1] == ' ' && p[2] ? p[2] : '?';
-}
-
 /* Wait until pid sleeps interruptibly: 1, or 0 if it did not within the deadline. */
 static int until_asleep(pid_t pid)
 {

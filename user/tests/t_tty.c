@@ -102,21 +102,6 @@ static void foreground(void)
 	CHECK_ERR(ioctl(0, TIOCSCTTY, 0), EPERM, "TIOCSCTTY by a process that leads no session");
 }
 
-/* The state letter of /proc/PID/stat, '?' if unreadable. */
-static char state_of(pid_t pid)
-{
-	char path[32], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] ? p[2] : '?';
-}
-
 static void nap_ms(long ms)
 {
 	struct timespec ts = { 0, ms * 1000000L };

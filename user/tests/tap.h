@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,22 @@ static inline void tap_leave_scratch(void)
 {
 	if (chdir("/") == 0)
 		tap_remove_tree(tap_scratch_path);
+}
+
+/* The state letter of /proc/PID/stat (R, S, D, Z...), '?' if unreadable:
+ * how a test knows a child is asleep before it signals it. */
+static inline char state_of(pid_t pid)
+{
+	char path[32], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	char *p = strrchr(buf, ')');	/* the name may hold anything */
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
 }
 
 #endif
