@@ -197,16 +197,33 @@ machine() {
 
 # df -P -k . against statfs, as stat -f reports it: blocks, blocks less
 # free, and available, each times the fragment size in KiB, rounded as
-# busybox rounds. Another writer on the file system (the host's) may move
-# the free counts between the two calls, so a few tries are allowed.
+# busybox rounds. Another writer on the file system (the host's builds,
+# say) moves the free counts at any moment, so df's own call is bracketed
+# by two of stat -f: its size must be theirs exactly, and its Used and
+# Available must lie between the two samples', give or take a thousandth
+# of the size (a writer may free and take again inside one bracket; a
+# wrong unit or a swapped column is still far outside).
+statfs_kib() {
+	set -- $(bb stat -f -c '%b %f %a %S' .)
+	echo "$((($1 * $4 + 512) / 1024)) $(((($1 - $2) * $4 + 512) / 1024)) $((($3 * $4 + 512) / 1024))"
+}
+
+near() {	# near X A B SLACK: X lies between A and B, give or take SLACK
+	lo=$(($2 < $3 ? $2 : $3)) hi=$(($2 > $3 ? $2 : $3))
+	[ "$1" -ge $((lo - $4)) ] && [ "$1" -le $((hi + $4)) ]
+}
+
 df_is_statfs() {
 	for try in 1 2 3 4 5; do
-		set -- $(bb stat -f -c '%b %f %a %S' .)
-		want="$((($1 * $4 + 512) / 1024)) $(((($1 - $2) * $4 + 512) / 1024)) $((($3 * $4 + 512) / 1024))"
+		before=$(statfs_kib)
 		got=$(bb df -P -k . | bb awk 'NR == 2 { print $2, $3, $4 }')
-		[ "$got" = "$want" ] && return 0
+		after=$(statfs_kib)
+		set -- $got $before $after
+		slack=$(($1 / 1000))
+		[ "$1" = "$4" ] && [ "$1" = "$7" ] && near "$2" "$5" "$8" $slack &&
+			near "$3" "$6" "$9" $slack && return 0
 	done
-	echo "df -P -k: $got, statfs: $want" >&2
+	echo "df -P -k: $got, statfs before: $before, after: $after" >&2
 	return 1
 }
 
