@@ -31,6 +31,12 @@
 #include "mm/slab.h"
 #include "mm/paging.h"
 #include "fs/vfs.h"
+#include "kernel/cmdline.h"
+#include "kernel/time.h"
+
+CMDLINE_KEY(exec_late_mark, "exec.debug_late_did_exec",
+	    "test of the tests: execve marks the process as exec'd 100 ms after closing "
+	    "its close-on-exec files (t_pgrp's setpgid EACCES check must catch it)");
 
 #define ELF_PIE_BASE 0x0000555555554000UL
 #define ARGS_MAX (128 * 1024)	/* argv + envp strings */
@@ -296,7 +302,18 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	irq_restore(irq);
 	mm_put(old);
 	mm = NULL;
+	/* Before the close-on-exec files go: a parent that learns of the exec
+	 * from a close-on-exec pipe's end of file must then get setpgid's
+	 * EACCES (Linux clears PF_FORKNOEXEC first too). Release: the pipe's
+	 * lock orders it before that close in any case. */
+	bool late_mark = cmdline_get("exec.debug_late_did_exec") != NULL;
+	if (!late_mark)
+		__atomic_store_n(&proc->did_exec, true, __ATOMIC_RELEASE);
 	files_close_on_exec(proc->files);
+	if (late_mark) {		/* deliberately broken: the old order, widened */
+		msleep(100);
+		__atomic_store_n(&proc->did_exec, true, __ATOMIC_RELEASE);
+	}
 	for (int sig = 1; sig < NSIG; sig++)	/* handlers do not survive exec */
 		if (proc->sigaction[sig].handler > SIG_IGN)
 			proc->sigaction[sig].handler = SIG_DFL;
@@ -307,7 +324,6 @@ int do_execve(const char *upath, const char *const *uargv, const char *const *ue
 	fpu_reset(me);
 	snprintf(me->name, sizeof(me->name), "%s", path[0] ? path : "?");
 	proc_view_exec(proc, path[0] ? path : "?", a.buf, a.argc, f->inode);
-	__atomic_store_n(&proc->did_exec, true, __ATOMIC_RELAXED);	/* for setpgid's EACCES */
 	for (int i = 0; i < eh.phnum; i++)
 		if (ph[i].type == PT_LOAD && (err = zero_bss_tail(&ph[i], base)))
 			break;
