@@ -25,7 +25,9 @@
  *     the page lock held, truncation's unmap comes after our install and
  *     removes it (vm.debug_fault_broken=no_recheck skips this).
  * vm.debug_fault_delay_us=N waits N us inside both windows, so the
- * fault-path torture (user/tests/t_fault_torture.c) hits them often.
+ * fault-path torture (user/tests/t_fault_torture.c) hits them often; and
+ * as long again after a write fault whose PTE changed before it could
+ * install, before the store is retried (t_fault_race's third race).
  *
  * Lock order: mmap_lock (read) -> page lock -> pt_lock.
  */
@@ -44,7 +46,7 @@
 #include "kernel/time.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/wait.h"
 
 CMDLINE_KEY(vm_fault_delay, "vm.debug_fault_delay_us",
 	    "widen the fault path's windows against truncation: wait N us in each");
@@ -215,8 +217,12 @@ static void unlock_file_page(struct page *page)
  * Before a shared file page may be written through a PTE, give it a place
  * on disk (ext2 allocates its block: Linux's page_mkwrite). Otherwise a
  * store into a hole of a sparse file dirties a page that writeback has
- * nowhere to write, and the data is lost. Page locked. 0 or -errno
- * (-ENOSPC: the access gets SIGBUS).
+ * nowhere to write, and the data is lost. A page given a new block comes
+ * back dirty (write_begin's contract, pagecache.h), because our install
+ * may yet fail: a PTE zapped meanwhile leaves the store undone, and a
+ * clean page could then be evicted and read back from a block that still
+ * holds its last owner's bytes. Page locked. 0 or -errno (-ENOSPC: the
+ * access gets SIGBUS).
  */
 static int prepare_shared_write(struct page *page)
 {
@@ -293,19 +299,29 @@ static int fault_write_protected(struct mm_struct *mm, struct vm_area *v, unsign
 	fault_delay();				/* truncation may unmap it here */
 	if (v->flags & VM_SHARED) {		/* a shared file page: it becomes dirty */
 		if (cfg.unreferenced) {	/* deliberately broken: the page may be free by now */
+			/* With the delay switch, hold on until it is (5 s at most),
+			 * so that t_fault_race's truncation lands in the window
+			 * however late a loaded machine runs it. */
+			for (int ms = 0; cfg.delay_us && ms < 5000 && page_count(page) > 0; ms++)
+				msleep(1);
 			set_page_dirty(page);
 			install(mm, addr, old, old | PTE_W | PTE_D);
 			return 0;
 		}
 		/* Under the page lock, so writeback and truncation wait for us. */
 		int err = 0;
+		bool installed = false;
 		lock_page(page);
 		if (page->mapping)	/* else truncated: the access faults again */
 			err = prepare_shared_write(page);
-		if (!err && page->mapping && install(mm, addr, old, old | PTE_W | PTE_D))
+		if (!err && page->mapping && install(mm, addr, old, old | PTE_W | PTE_D)) {
 			set_page_dirty(page);
+			installed = true;
+		}
 		unlock_page(page);
 		put_pte_page(page);
+		if (!err && !installed)
+			fault_delay();	/* the PTE went: the store is retried after this */
 		return err;
 	}
 	/* Copy-on-write. Reuse the page only if it is anonymous and ours

@@ -96,8 +96,11 @@ struct address_space_ops {
 	int (*readpage)(struct address_space *m, struct page *page);
 	/* Write a locked page with PG_writeback set; clear PG_writeback. 0 or -errno. */
 	int (*writepage)(struct address_space *m, struct page *page);
-	/* Optional: before filemap_write_iter copies into a locked page, give it
-	 * somewhere to go on disk (allocate its block). 0 or -errno (ENOSPC). */
+	/* Optional: before filemap_write_iter or a write fault stores into a
+	 * locked page, give it somewhere to go on disk (allocate its block). A
+	 * page given a new block is left uptodate and dirty (a hole's zeros,
+	 * if it was not uptodate): the block's old bytes must never be read
+	 * back, even if the store never comes. 0 or -errno (ENOSPC). */
 	int (*write_begin)(struct address_space *m, struct page *page);
 };
 

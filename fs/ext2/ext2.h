@@ -189,6 +189,7 @@ void ext2_error(struct super_block *sb, u32 ino, const char *fmt, ...);
  * metadata check refuses to hand out; inodes count from 1), or -errno:
  * -ENOSPC, -EROFS, -EIO when a bitmap lies, or a bitmap read's error. */
 void ext2_alloc_setup(void);
+void ext2_inode_setup(void);
 long ext2_balloc(struct ext2_sb_info *sbi, u32 goal);
 void ext2_bfree(struct ext2_sb_info *sbi, u32 block);
 long ext2_ialloc(struct ext2_sb_info *sbi, u32 parent_group, bool dir);

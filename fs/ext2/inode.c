@@ -20,8 +20,21 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "drivers/rtc.h"
+#include "kernel/cmdline.h"
 
 #define MAX_FILE_SIZE (1ULL << 41)	/* i_blocks counts 512-byte units in 32 bits */
+
+CMDLINE_KEY(ext2_fresh_clean, "ext2.debug_fresh_block_clean",
+	    "test of the tests: a page given a new block stays clean until stored to");
+
+static bool fresh_block_clean;	/* [I] set at each mount (ext2_inode_setup) */
+
+void ext2_inode_setup(void)
+{
+	fresh_block_clean = cmdline_get("ext2.debug_fresh_block_clean") != NULL;
+	if (fresh_block_clean)
+		pr_warn("ext2: pages given new blocks stay clean (test of the tests)");
+}
 
 static struct kmem_cache *inode_cache;
 
@@ -233,10 +246,12 @@ static void free_block(struct inode *inode, u32 b, bool metadata)
 /*
  * Map file block `index` to a disk block (*block, 0 for a hole). With
  * create, fill holes along the way: new indirect blocks start zeroed in
- * the device's cache. i_map must be held: for reading without create, for
- * writing with it. 0, -EUCLEAN (damage), -ENOSPC, -EFBIG, -ENOMEM.
+ * the device's cache; a new data block is left as the disk has it, and
+ * *fresh (if not NULL) says so - the caller owes it its contents. i_map
+ * must be held: for reading without create, for writing with it. 0,
+ * -EUCLEAN (damage), -ENOSPC, -EFBIG, -ENOMEM.
  */
-static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
+static int map_locked(struct inode *inode, u64 index, bool create, u32 *block, bool *fresh)
 {
 	struct ext2_sb_info *sbi = SBI(inode->sb);
 	struct ext2_inode_info *ei = EI(inode);
@@ -269,6 +284,8 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			put_page(np);
 		}
 		ei->i_block[slots[0]] = b;
+		if (depth == 1 && fresh)
+			*fresh = true;
 	}
 	path[0] = b;
 	for (int level = 1; level < depth; level++) {
@@ -307,6 +324,8 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 			meta_begin(page);
 			ptrs[slots[level]] = next;
 			meta_end(page);
+			if (level + 1 == depth && fresh)
+				*fresh = true;
 		}
 		put_page(page);
 		if (!next) {
@@ -319,20 +338,26 @@ static int map_locked(struct inode *inode, u64 index, bool create, u32 *block)
 	return 0;
 }
 
-int ext2_get_block(struct inode *inode, u64 index, bool create, u32 *block)
+/* map_locked under i_map; *fresh as there (create only; may be NULL). */
+static int get_block(struct inode *inode, u64 index, bool create, u32 *block, bool *fresh)
 {
 	struct ext2_inode_info *ei = EI(inode);
 	int err;
 	if (create) {
 		down_write(&ei->i_map);
-		err = map_locked(inode, index, true, block);
+		err = map_locked(inode, index, true, block, fresh);
 		up_write(&ei->i_map);
 	} else {
 		down_read(&ei->i_map);
-		err = map_locked(inode, index, false, block);
+		err = map_locked(inode, index, false, block, NULL);
 		up_read(&ei->i_map);
 	}
 	return err;
+}
+
+int ext2_get_block(struct inode *inode, u64 index, bool create, u32 *block)
+{
+	return get_block(inode, index, create, block, NULL);
 }
 
 /* ------------------------------------------------------------ file data */
@@ -371,15 +396,35 @@ static int ext2_writepage(struct address_space *m, struct page *page)
 	return bdev_write_raw(sbi->bd, page->private - 1, page_address(page));
 }
 
+/*
+ * Give a page its block. A block new to the file still holds whatever its
+ * last owner wrote there, so from the moment the map names it, the page is
+ * the only true copy of those bytes (zeros, for a hole) and must reach the
+ * disk before it may leave the cache: it is dirtied here, not left to the
+ * caller's store. A caller may yet not store - a fault whose PTE was
+ * zapped meanwhile, a copy from a user buffer that went bad - and a clean
+ * page would be evicted and read back as the old owner's data (Linux's
+ * block_page_mkwrite and page_zero_new_buffers keep the same rule).
+ * ext2.debug_fresh_block_clean leaves the page clean: a test of the tests.
+ */
 static int ext2_write_begin(struct address_space *m, struct page *page)
 {
 	if (page->private)
 		return 0;
 	u32 block;
-	int err = ext2_get_block(m->host, page->index, true, &block);
-	if (!err)
-		page->private = block + 1UL;
-	return err;
+	bool fresh = false;
+	int err = get_block(m->host, page->index, true, &block, &fresh);
+	if (err)
+		return err;
+	page->private = block + 1UL;
+	if (fresh && !fresh_block_clean) {
+		if (!test_bit(PG_uptodate, &page->flags)) {	/* a hole: its bytes are zeros */
+			memset(page_address(page), 0, PAGE_SIZE);
+			set_bit(PG_uptodate, &page->flags);
+		}
+		set_page_dirty(page);
+	}
+	return 0;
 }
 
 const struct address_space_ops ext2_aops = {

@@ -311,6 +311,7 @@ int ext2_fill_super(struct super_block *sb, struct blockdev *bd)
 	if (!(es->s_state & 1))
 		pr_warn("ext2: %s was not cleanly unmounted; run e2fsck on it", bd->name);
 	ext2_alloc_setup();
+	ext2_inode_setup();
 	sb->s_op = &ext2_sops;
 	sb->fs_info = sbi;
 	sb->rdonly = rdonly;
