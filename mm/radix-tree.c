@@ -521,9 +521,12 @@ _Static_assert(RADIX_TREE_MAX_HEIGHT == 11, "radix_tree_height_maxindex has 12 e
 
 /*
  * Steps 3 and 6: the leaf slot for index, or NULL if a node on the way is
- * missing. Writer lock or rcu_read_lock.
+ * missing. Writer lock or rcu_read_lock. Inlined into both lookups: it is
+ * the whole of a page-cache hit's walk, and a call would cost it a
+ * prologue and an epilogue more.
  */
-static void **descend(struct radix_tree_root *root, unsigned long index)
+static inline __attribute__((always_inline)) void **descend(struct radix_tree_root *root,
+							    unsigned long index)
 {
 	struct radix_tree_node *node = load_top(root);	/* step 3 */
 	unsigned shift;

@@ -19,17 +19,17 @@
 /* ------------------------------------------------------------ threads as CPUs */
 
 static int next_cpu;			/* [A] numbers handed out so far */
-static __thread int my_cpu = -1;	/* [P] */
+__thread int host_cpu = -1;		/* [P] */
 static __thread int my_preempt;		/* [P] */
 
-int smp_processor_id(void)
+int host_take_cpu(void)
 {
-	if (my_cpu < 0) {
-		my_cpu = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);	/* a counter */
-		if (my_cpu >= MAX_CPUS)
+	if (host_cpu < 0) {
+		host_cpu = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);	/* a counter */
+		if (host_cpu >= MAX_CPUS)
 			panic("host: more than %d threads asked for a CPU number", MAX_CPUS);
 	}
-	return my_cpu;
+	return host_cpu;
 }
 
 void preempt_disable(void)

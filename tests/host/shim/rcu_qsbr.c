@@ -28,23 +28,11 @@ static int queued;			/* [L:queue] */
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static __thread struct rcu_reader *me;	/* [P] NULL until registered */
-static __thread int nesting;		/* [P] read-side depth */
+__thread int host_rcu_nesting;		/* [P] read-side depth */
 
-void rcu_read_lock(void)
+void host_rcu_unbalanced(void)
 {
-	nesting++;
-}
-
-void rcu_read_unlock(void)
-{
-	if (nesting <= 0)
-		panic("rcu_read_unlock without rcu_read_lock");
-	nesting--;
-}
-
-int rcu_read_depth(void)
-{
-	return nesting;
+	panic("rcu_read_unlock without rcu_read_lock");
 }
 
 void rcu_register_thread(void)
@@ -64,7 +52,7 @@ void rcu_register_thread(void)
 
 void rcu_unregister_thread(void)
 {
-	if (nesting)
+	if (host_rcu_nesting)
 		panic("rcu: thread leaves inside a read-side section");
 	/* Step 1: offline. Release: our earlier reads happen before any free after it. */
 	__atomic_store_n(&me->seen, 0, __ATOMIC_SEQ_CST);
@@ -76,7 +64,7 @@ void rcu_unregister_thread(void)
 
 void rcu_quiescent_state(void)
 {
-	if (nesting)
+	if (host_rcu_nesting)
 		panic("rcu: quiescent state inside a read-side section");
 	/* Step 2: seq_cst load and store (see rcu.h). */
 	unsigned long g = __atomic_load_n(&gp_number, __ATOMIC_SEQ_CST);
@@ -99,7 +87,7 @@ void synchronize_rcu(void)
 {
 	unsigned long g;
 
-	if (nesting)
+	if (host_rcu_nesting)
 		panic("synchronize_rcu inside a read-side section");
 	pthread_mutex_lock(&gp_lock);
 	g = __atomic_add_fetch(&gp_number, 1, __ATOMIC_SEQ_CST);	/* step 3 */

@@ -34,11 +34,28 @@
 
 #define RCU_HOST_BATCH 256
 
-/* Read-side sections: no code, only a per-thread nesting count for checks. */
-void rcu_read_lock(void);
-void rcu_read_unlock(void);
+/* Read-side sections: no code, only a per-thread nesting count for checks,
+ * inline as the kernel's preemption count is. */
+extern __thread int host_rcu_nesting;	/* [P] read-side depth */
+void host_rcu_unbalanced(void);		/* panics */
+
+static inline void rcu_read_lock(void)
+{
+	host_rcu_nesting++;
+}
+
+static inline void rcu_read_unlock(void)
+{
+	if (__builtin_expect(host_rcu_nesting <= 0, 0))
+		host_rcu_unbalanced();
+	host_rcu_nesting--;
+}
+
 /* Host only: the calling thread's read-side nesting (0 outside any section). */
-int rcu_read_depth(void);
+static inline int rcu_read_depth(void)
+{
+	return host_rcu_nesting;
+}
 
 /* The same publication primitives as the kernel's rcu.h; the checked
  * forms check nothing here (no lockdep on the host: shim lockdep.h), and
