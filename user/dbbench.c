@@ -9,11 +9,19 @@
  * path's pins do not.
  *
  * The pinning path is the kernel's choice. Roundabout's /proc/gup_mode
- * ("fast" or "slow") sets it, so --mode both measures both in one boot;
- * without a writable /proc/gup_mode (Linux) there is one run.
+ * ("fast" or "slow") sets it, so --mode both measures both in one boot.
+ * Other kernels (Linux) have no /proc/gup_mode: the program says so and
+ * runs the same workload once per thread count, in the kernel's own way
+ * of pinning, with no fast/slow comparison. It makes no other call that
+ * only Roundabout has, so tools/bench-linux runs it on both kernels.
+ *
+ * Each run prints a table row and, for tools, one line
+ *   bench dbbench mode=M threads=N tps=T seconds=S transactions=X allocator_cycles=C
+ * (M is "-" where the kernel has no /proc/gup_mode).
  *
  * Every block of the file starts with its own tag and number; every read
- * checks it, so wrong data shows as an error (exit status 1).
+ * checks it, so wrong data shows as an error (exit status 1); a run
+ * without one ends with "ok 1 - ..." (tests/user.txt runs it so).
  */
 #include <err.h>
 #include <errno.h>
@@ -35,6 +43,7 @@
 #define TAG 0x4442000000000000ULL	/* "DB" in the top bytes */
 #define DATA "dbbench.dat"
 #define MODE_FILE "/proc/gup_mode"
+#define MAX_COUNTS 16		/* thread counts in one -t list */
 
 /* One worker's counts, padded so that workers do not share a line. */
 struct worker {
@@ -219,11 +228,11 @@ static int set_mode(const char *mode)
 	return n == (ssize_t)strlen(mode) ? 0 : -1;
 }
 
-static void print_header(int threads, int seconds, long mib, int reused)
+static void print_header(int seconds, long mib, int reused)
 {
-	printf("file %s: %ld MiB (%s); %d threads, %d s a run; 4 KiB O_DIRECT, "
+	printf("file %s: %ld MiB (%s); %d s a run; 4 KiB O_DIRECT, "
 	       "90%% preads, 10%% pwrites\n", DATA, mib, reused ? "reused" : "created",
-	       threads, seconds);
+	       seconds);
 	printf("%-6s %7s %8s %13s %11s %17s\n", "mode", "threads", "seconds",
 	       "transactions", "tps", "allocator cycles");
 }
@@ -235,40 +244,61 @@ static double measure(const char *mode, int threads, int seconds, unsigned long 
 		errx(1, "%s: cannot set the pinning mode to %s", MODE_FILE, mode);
 	struct outcome o = run(threads, seconds);
 	double tps = o.transactions / o.seconds;
-	printf("%-6s %7d %8.2f %13lu %11.1f %17lu\n", mode ? mode : current_mode(), threads,
-	       o.seconds, o.transactions, tps, o.cycles);
+	const char *shown = mode ? mode : current_mode();
+	printf("%-6s %7d %8.2f %13lu %11.1f %17lu\n", shown, threads, o.seconds,
+	       o.transactions, tps, o.cycles);
+	printf("bench dbbench mode=%s threads=%d tps=%.0f seconds=%.2f transactions=%lu "
+	       "allocator_cycles=%lu\n", shown, threads, tps, o.seconds, o.transactions,
+	       o.cycles);
+	fflush(stdout);
 	*errors += o.errors;
 	return tps;
 }
 
 static void usage(void)
 {
-	printf("usage: dbbench [-t THREADS] [-s SECONDS] [-f MIB] [--mode fast|slow|both]\n"
-	       "A database's I/O: THREADS workers (default 8) each own 16 aligned pages and\n"
-	       "do random 4 KiB O_DIRECT preads (90%%) and pwrites (10%%) of %s\n"
-	       "(MIB MiB, default 16, in the current directory; created or reused) for\n"
-	       "SECONDS (default 3), while one thread maps, touches and unmaps 64 KiB in a\n"
-	       "loop. Prints transactions (one pread or pwrite each) per second.\n"
-	       "  --mode M  the pinning path, set through %s before the run:\n"
+	printf("usage: dbbench [-t THREADS,...] [-s SECONDS] [-f MIB] [-d DIR]\n"
+	       "               [--mode fast|slow|both]\n"
+	       "A database's I/O: THREADS workers (default 8; a list runs each count in\n"
+	       "turn) each own 16 aligned pages and do random 4 KiB O_DIRECT preads (90%%)\n"
+	       "and pwrites (10%%) of %s (MIB MiB, default 16, in DIR, default the\n"
+	       "current directory; created or reused) for SECONDS (default 3), while one\n"
+	       "thread maps, touches and unmaps 64 KiB in a loop. Prints transactions\n"
+	       "(one pread or pwrite each) per second, and a 'bench dbbench ...' line a run.\n"
+	       "  --mode M  the pinning path, set through %s before the runs:\n"
 	       "            fast, slow, or both (one run each, and their ratio). Without a\n"
-	       "            writable %s (Linux) there is one run, in the kernel's mode.\n",
+	       "            writable %s (Linux) there is one run a thread count, in\n"
+	       "            the kernel's own way, and no fast/slow comparison.\n",
 	       DATA, MODE_FILE, MODE_FILE);
 }
 
-static long number(const char *s, const char *what, long max)
+/* A number from s, ended by the end of s or (where list) a ','. */
+static long number(const char *s, const char *what, long max, int list)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
-	if (*end || v < 1 || v > max)
+	if (end == s || (*end && !(list && *end == ',')) || v < 1 || v > max)
 		errx(2, "%s: must be 1 to %ld", what, max);
 	return v;
 }
 
 struct options {
-	int threads, seconds;
+	int threads[MAX_COUNTS], nthreads;
+	int seconds;
 	long mib;
+	const char *dir;	/* where the data file is; NULL: here */
 	const char *mode;	/* NULL, "fast", "slow" or "both" */
 };
+
+static void thread_list(struct options *o, const char *s)
+{
+	o->nthreads = 0;
+	for (const char *p = s; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (o->nthreads == MAX_COUNTS)
+			errx(2, "-t: at most %d thread counts", MAX_COUNTS);
+		o->threads[o->nthreads++] = (int)number(p, "-t", 256, 1);
+	}
+}
 
 static struct options parse(int argc, char **argv)
 {
@@ -277,13 +307,14 @@ static struct options parse(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { 8, 3, 16, NULL };
+	struct options o = { { 8 }, 1, 3, 16, NULL, NULL };
 	int c;
-	while ((c = getopt_long(argc, argv, "t:s:f:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:s:f:d:", longs, NULL)) != -1) {
 		switch (c) {
-		case 't': o.threads = (int)number(optarg, "-t", 256); break;
-		case 's': o.seconds = (int)number(optarg, "-s", 3600); break;
-		case 'f': o.mib = number(optarg, "-f", 4096); break;
+		case 't': thread_list(&o, optarg); break;
+		case 's': o.seconds = (int)number(optarg, "-s", 3600, 0); break;
+		case 'f': o.mib = number(optarg, "-f", 4096, 0); break;
+		case 'd': o.dir = optarg; break;
 		case 'm': o.mode = optarg; break;
 		case 'h': usage(); exit(0);
 		default: exit(2);
@@ -296,9 +327,24 @@ static struct options parse(int argc, char **argv)
 	return o;
 }
 
+/* The runs for one thread count: mode NULL (the kernel's), fast, slow or both. */
+static void run_count(const char *mode, int threads, int seconds, unsigned long *errors)
+{
+	if (!mode || strcmp(mode, "both")) {
+		measure(mode, threads, seconds, errors);
+		return;
+	}
+	double fast = measure("fast", threads, seconds, errors);
+	double slow = measure("slow", threads, seconds, errors);
+	printf("fast/slow, %d thread%s: %.2f\n", threads, threads == 1 ? "" : "s",
+	       slow > 0 ? fast / slow : 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = parse(argc, argv);
+	if (o.dir && chdir(o.dir) < 0)
+		err(1, "%s", o.dir);
 	int reused = reusable(o.mib);
 	if (!reused)
 		create_file(o.mib);
@@ -307,24 +353,23 @@ int main(int argc, char **argv)
 		err(1, "%s: open with O_DIRECT", DATA);
 	char before[16];
 	snprintf(before, sizeof before, "%s", current_mode());
-	int settable = o.mode && strcmp(before, "-") && set_mode(before) == 0;
-	if (o.mode && !settable)
-		printf("no writable %s: the pinning path is the kernel's; one run\n", MODE_FILE);
-	print_header(o.threads, o.seconds, o.mib, reused);
+	int known = strcmp(before, "-") != 0;
+	int settable = o.mode && known && set_mode(before) == 0;
+	if (!known)
+		printf("no %s (not Roundabout): the kernel pins buffers its own way; one run a "
+		       "thread count, no fast/slow comparison\n", MODE_FILE);
+	else if (o.mode && !settable)
+		printf("no writable %s: the pinning path is the kernel's (%s); one run a thread "
+		       "count\n", MODE_FILE, before);
+	print_header(o.seconds, o.mib, reused);
 	unsigned long errors = 0;
-	if (!settable) {
-		measure(NULL, o.threads, o.seconds, &errors);
-	} else if (strcmp(o.mode, "both")) {
-		measure(o.mode, o.threads, o.seconds, &errors);
-	} else {
-		double fast = measure("fast", o.threads, o.seconds, &errors);
-		double slow = measure("slow", o.threads, o.seconds, &errors);
-		printf("fast/slow: %.2f\n", slow > 0 ? fast / slow : 0);
-	}
+	for (int i = 0; i < o.nthreads; i++)
+		run_count(settable ? o.mode : NULL, o.threads[i], o.seconds, &errors);
 	if (settable)
 		set_mode(before);	/* leave the kernel as it was */
 	close(fd);
 	if (errors)
 		errx(1, "%lu transactions failed or read wrong data", errors);
+	printf("ok 1 - every transaction succeeded and every read found its block's tag\n");
 	return 0;
 }
