@@ -1,6 +1,6 @@
 /*
  * peerinit - the first process of the Linux peer boot (tools/bench-linux):
- * Debian's kernel with an initramfs of this program, peerbench, the
+ * Debian's kernel with an initramfs of this program, the benchmarks, the
  * modules it loads and an empty ext2 image. Not part of Roundabout's
  * image; it is Linux's counterpart of Roundabout's init for one run.
  *
@@ -11,11 +11,15 @@
  *    fault, as Roundabout does.
  * 4. Copy /disk.img onto the RAM disk /dev/ram0 and mount it as ext2 on
  *    /mnt (O_DIRECT needs a block device; tmpfs has none).
- * 5. Run the program /etc/run.argv names (NUL-separated argv, as
- *    Roundabout's init reads it) in /tmp, and wait for it.
- * 6. Print "peerinit: exit N" and end the machine through QEMU's
+ * 5. Mount each disk /etc/disks names ("DEVICE DIR" a line: a disk QEMU
+ *    gives the machine, holding ext2) on DIR, once its device node is
+ *    there (a driver loaded in step 2 makes it).
+ * 6. Run the program /etc/run.argv names (NUL-separated argv, as
+ *    Roundabout's init reads it) in /tmp, and wait for it; then unmount
+ *    step 5's disks, so that their images are left clean.
+ * 7. Print "peerinit: exit N" and end the machine through QEMU's
  *    isa-debug-exit port (0xf4): QEMU exits with status 2N+1.
- * Any failure before step 5 ends the machine with status 127.
+ * Any failure before step 6 ends the machine with status 127.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,15 +32,23 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEBUG_EXIT_PORT 0xf4
 #define MAX_ARGS 64
+#define MAX_DISKS 4
+#define DEVICE_WAIT_MS 10000	/* how long step 5 waits for a device node */
+
+static char disk_dirs[MAX_DISKS][128];	/* step 5's mount points, for step 6 */
+static int ndisks;
 
 static void finish(int status)
 {
 	printf("peerinit: exit %d\n", status);
 	fflush(stdout);
+	tcdrain(STDOUT_FILENO);	/* the line out of the UART before QEMU ends */
 	sync();
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
 		outb((unsigned char)status, DEBUG_EXIT_PORT);
@@ -111,7 +123,35 @@ static void ram_disk(void)
 		fail("mount /dev/ram0 on /mnt");
 }
 
-/* Step 5: run /etc/run.argv's program; its status as a shell reports it. */
+/* Step 5: mount each "DEVICE DIR" of /etc/disks, waiting for DEVICE. */
+static void mount_disks(void)
+{
+	char dev[128], dir[128];
+	FILE *f = fopen("/etc/disks", "r");
+	if (!f)
+		return;
+	while (ndisks < MAX_DISKS && fscanf(f, "%127s %127s", dev, dir) == 2) {
+		struct timespec tick = { 0, 10 * 1000000L };
+		for (int ms = 0; access(dev, F_OK) < 0 && ms < DEVICE_WAIT_MS; ms += 10)
+			nanosleep(&tick, NULL);
+		mkdir(dir, 0755);
+		if (mount(dev, dir, "ext2", 0, NULL) < 0)
+			fail(dev);
+		snprintf(disk_dirs[ndisks++], sizeof disk_dirs[0], "%s", dir);
+	}
+	fclose(f);
+}
+
+static void unmount_disks(void)
+{
+	sync();
+	while (ndisks > 0)
+		if (umount(disk_dirs[--ndisks]) < 0)
+			fprintf(stderr, "peerinit: umount %s: %s\n", disk_dirs[ndisks],
+				strerror(errno));
+}
+
+/* Step 6: run /etc/run.argv's program; its status as a shell reports it. */
 static int run_program(void)
 {
 	static char buf[4096];
@@ -152,5 +192,8 @@ int main(void)
 	load_modules();
 	write_file("/sys/kernel/debug/fault_around_bytes", "4096");
 	ram_disk();
-	finish(run_program());
+	mount_disks();
+	int status = run_program();
+	unmount_disks();
+	finish(status);
 }
