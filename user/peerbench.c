@@ -76,13 +76,19 @@ static struct {
 	int threads[16], nthreads;
 	int reps, ms;
 	const char *only;	/* comma-separated workload names, or NULL */
-} opt = { "peerbench.dat", NULL, ".", { 1, 2, 4, 8 }, 4, 3, 500, NULL };
+	int processes;		/* -p: each worker a process of its own */
+} opt = { "peerbench.dat", NULL, ".", { 1, 2, 4, 8 }, 4, 3, 500, NULL, 0 };
 
 static int cached_fd, direct_fd;
-static pid_t parent;
+static pid_t parent;	/* what getppid must give a worker */
 /* Start and stop signals from the main thread: [A], relaxed is enough, the
- * figures need no ordering with them (the threads' ops are read after join). */
-static int go, stop, ready;
+ * figures need no ordering with them (the threads' ops are read after join).
+ * With -p they and the workers' states live in a shared mapping, so that
+ * worker processes see the signals and the main one their counts. */
+static struct shared {
+	int go, stop, ready;
+	struct thread th[MAX_THREADS];
+} *sh;
 
 static double now(void)
 {
@@ -331,10 +337,10 @@ static void *thread_main(void *arg)
 {
 	struct thread *t = arg;
 	current->setup(t);
-	__atomic_add_fetch(&ready, 1, __ATOMIC_RELAXED);
-	while (!__atomic_load_n(&go, __ATOMIC_RELAXED))
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELAXED);
+	while (!__atomic_load_n(&sh->go, __ATOMIC_RELAXED))
 		sched_yield();
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
 		current->batch(t);
 	t->end = now();
 	current->teardown(t);
@@ -348,26 +354,43 @@ struct rep {
 /* One repetition of w with n threads. */
 static struct rep run_once(const struct workload *w, int n)
 {
-	static struct thread th[MAX_THREADS];
+	struct thread *th = sh->th;
 	pthread_t id[MAX_THREADS];
+	pid_t pid[MAX_THREADS];
 	struct timespec span = { opt.ms / 1000, opt.ms % 1000 * 1000000L };
 	current = w;
-	go = stop = ready = 0;
+	sh->go = sh->stop = sh->ready = 0;
 	for (int i = 0; i < n; i++) {
 		memset(&th[i], 0, sizeof th[i]);
 		th[i].id = i;
 		th[i].rnd = 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
-		if ((errno = pthread_create(&id[i], NULL, thread_main, &th[i])) != 0)
+		if (opt.processes) {
+			fflush(stdout);
+			if ((pid[i] = fork()) < 0)
+				err(1, "fork");
+			if (pid[i] == 0) {
+				parent = getppid();
+				thread_main(&th[i]);
+				_exit(0);
+			}
+		} else if ((errno = pthread_create(&id[i], NULL, thread_main, &th[i])) != 0) {
 			err(1, "pthread_create");
+		}
 	}
-	while (__atomic_load_n(&ready, __ATOMIC_RELAXED) < n)
+	while (__atomic_load_n(&sh->ready, __ATOMIC_RELAXED) < n)
 		sched_yield();
 	double t0 = now(), end = t0;
-	__atomic_store_n(&go, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELAXED);
 	nanosleep(&span, NULL);
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < n; i++)
-		pthread_join(id[i], NULL);
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < n; i++) {
+		int st;
+		if (!opt.processes)
+			pthread_join(id[i], NULL);
+		else if (waitpid(pid[i], &st, 0) != pid[i] || !WIFEXITED(st) || WEXITSTATUS(st))
+			errx(WIFEXITED(st) ? WEXITSTATUS(st) : 1, "worker process %d failed",
+			     (int)pid[i]);
+	}
 	for (int i = 0; i < n; i++)
 		end = th[i].end > end ? th[i].end : end;
 	struct rep r = { 0, 1e300, 0 };
@@ -398,9 +421,9 @@ static void measure(const struct workload *w, int n)
 	}
 	qsort(r, (size_t)opt.reps, sizeof r[0], by_total);
 	struct rep m = r[opt.reps / 2];
-	printf("bench peer workload=%s threads=%d total=%.0f per_thread=%.0f min_thread=%.0f "
-	       "max_thread=%.0f reps=%d ms=%d runs=%s\n", w->name, n, m.total, m.total / n,
-	       m.min_thread, m.max_thread, opt.reps, opt.ms, runs);
+	printf("bench peer workload=%s%s threads=%d total=%.0f per_thread=%.0f min_thread=%.0f "
+	       "max_thread=%.0f reps=%d ms=%d runs=%s\n", w->name, opt.processes ? "_procs" : "",
+	       n, m.total, m.total / n, m.min_thread, m.max_thread, opt.reps, opt.ms, runs);
 	fflush(stdout);
 }
 
@@ -430,7 +453,7 @@ static int wanted(const char *name)
 static void usage(void)
 {
 	printf("usage: peerbench [-t N,N,...] [-m MS] [-r REPS] [-f FILE] [-o FILE] [-d DIR]\n"
-	       "                 [-w WORKLOAD,...]\n"
+	       "                 [-w WORKLOAD,...] [-p]\n"
 	       "Kernel workloads, each with every thread count of -t (default 1,2,4,8),\n"
 	       "REPS repetitions (default 3) of MS milliseconds (default 500); prints the\n"
 	       "median repetition as 'bench peer workload=W threads=N total=OPS/S ...'.\n"
@@ -444,6 +467,9 @@ static void usage(void)
 	       "  create_unlink  create a file in DIR (default .), close it, unlink it\n"
 	       "  odirect        4 KiB O_DIRECT preads at random offsets of the -o FILE\n"
 	       "                 (default: FILE)\n"
+	       "-p runs each worker as a process of its own (workload names get _procs):\n"
+	       "what the threads of one process share (its page tables, mmap_lock, TLB\n"
+	       "shootdowns) is then not shared.\n"
 	       "FILE (default peerbench.dat) is made or reused. Wrong data: status 3.\n",
 	       FILE_MIB, FAULT_BATCH);
 }
@@ -474,7 +500,7 @@ static void parse(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "t:m:r:f:o:d:w:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:m:r:f:o:d:w:p", longs, NULL)) != -1) {
 		switch (c) {
 		case 't': thread_list(optarg); break;
 		case 'm': opt.ms = (int)number(optarg, "-m", 1, 600000); break;
@@ -483,6 +509,7 @@ static void parse(int argc, char **argv)
 		case 'o': opt.direct = optarg; break;
 		case 'd': opt.dir = optarg; break;
 		case 'w': opt.only = optarg; break;
+		case 'p': opt.processes = 1; break;
 		case 'h': usage(); exit(0);
 		default: exit(2);
 		}
@@ -502,6 +529,9 @@ int main(int argc, char **argv)
 	printf("bench peer_kernel sysname=%s release=%s\n", u.sysname, u.release);
 	fflush(stdout);
 	parent = getppid();
+	sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		err(1, "mmap");
 	cached_fd = data_file(opt.file, 0);
 	warm();
 	double t0 = now();
