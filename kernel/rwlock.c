@@ -169,16 +169,21 @@ void read_unlock(rwlock_t *l)
  * The deliberate bug (debug.broken_rwlock, test locks only): the test for a
  * free word and the setting of RW_WRITER are two steps, so two writers (or
  * a writer and a late reader) can both get in. The set is still a lock or,
- * so the reader count stays whole and every writer's W2 clears what it set:
- * the lock lets too many in but never hangs.
+ * so the reader count stays whole and every writer's W2 clears what it set,
+ * and RW_WAITING is cleared as W1's cmpxchg clears it: the lock lets too
+ * many in but never hangs, and the word ends as a sound lock's would, so
+ * what the tests see is the lost update itself. The window between the
+ * look and the set is 20 us wide, so that two writers meet in it even on a
+ * loaded host, where a vCPU may run only now and then.
  */
 static bool broken_write_try(rwlock_t *l, u32 seen)
 {
 	if (seen & ~RW_WAITING)
 		return false;
-	cpu_relax();	/* widen the window, so tests see the race */
+	udelay(20);	/* widen the window, so tests see the race */
 	/* The race is between the look above and this. x86-64: lock or. */
 	__atomic_fetch_or(&l->word, RW_WRITER, __ATOMIC_ACQUIRE);
+	__atomic_fetch_and(&l->word, ~RW_WAITING, __ATOMIC_RELAXED);
 	return true;
 }
 
