@@ -30,7 +30,13 @@ static bool mremap_unlocked;	/* [I] vm.debug_mremap_unlocked */
 static u64 mremap_delay_us;	/* [I] vm.debug_fault_delay_us, for that broken order */
 static bool gap_wraps;		/* [I] vm.debug_gap_wraps */
 static u64 fork_pause_at;	/* [I] vm.debug_fork_pause: a user address, or 0 */
+static bool zap_no_pending;	/* [I] vm.debug_zap_no_pending */
+static u64 zap_delay_us;	/* [I] vm.debug_zap_delay_us */
 
+CMDLINE_KEY(vm_zap_no_pending, "vm.debug_zap_no_pending",
+	    "test of the tests: a zap's shootdown after pt_lock, with no tlb_flush_pending count");
+CMDLINE_KEY(vm_zap_delay, "vm.debug_zap_delay_us",
+	    "hold a zap N us between dropping pt_lock and its shootdown (for t_zap_race)");
 CMDLINE_KEY(vm_mremap_unlocked, "vm.debug_mremap_unlocked",
 	    "test of the tests: mremap moves PTEs before the VMA, without i_mmap_lock");
 CMDLINE_KEY(vm_gap_wraps, "vm.debug_gap_wraps",
@@ -97,13 +103,13 @@ struct gather {
 	struct mm_struct *mm;
 	unsigned long start, end;
 	int n;
+	bool dirty_file;	/* a writable PTE of a file page was among them */
 	struct page *pages[64];
 };
 
 static void gather_shootdown(struct gather *g)
 {
-	if (g->n)
-		flush_tlb_cpus(mm_flush_mask(g->mm), g->start, g->end);
+	flush_tlb_cpus(mm_flush_mask(g->mm), g->start, g->end);
 }
 
 static void gather_release(struct gather *g)
@@ -121,33 +127,74 @@ static void zap_one(pte_t *pte, unsigned long va, void *arg)
 	pte_t v = pte_get_and_clear(pte);	/* paging.h: keeps the MMU's D bit */
 	if (!(v & (PTE_P | PTE_PROTNONE)))
 		return;
-	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
-	if ((v & PTE_D) && page->mapping)
-		set_page_dirty(page);	/* a store through a shared file mapping */
-	g->pages[g->n++] = page;
-	if (g->n == ARRAY_SIZE(g->pages)) {
+	if (g->n == ARRAY_SIZE(g->pages)) {	/* full: under pt_lock, as for a dirty page */
 		gather_shootdown(g);
 		gather_release(g);
 	}
+	struct page *page = pfn_to_page((v & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	if ((v & PTE_D) && page->mapping) {
+		set_page_dirty(page);	/* a store through a shared file mapping */
+		g->dirty_file = true;
+	}
+	g->pages[g->n++] = page;
 }
 
 /*
  * Clear every PTE of [start, end); free the pages after the shootdown.
- * The shootdown comes before pt_lock is dropped: once the lock goes, the
- * reverse map may look here, find no PTE, and let truncation delete the
- * page and a write put new data in its place - while a CPU still reading
- * through its old translation (MADV_DONTNEED keeps the mapping) would see
- * the old page. pt_lock is never taken with interrupts off, so the other
- * CPUs answer the IPI.
+ *
+ * The shootdown - an IPI to every other CPU of the mm, and a wait for each
+ * to answer - is the slow part, and it is done after pt_lock is dropped,
+ * so that the mm's faults and other zaps go on meanwhile. Two things make
+ * that safe, as in Linux:
+ *   1. The pages are freed only after it (gather_release), so a CPU still
+ *      reading through an old translation reads a live page, and
+ *      get_user_pages_fast's guarantee holds.
+ *   2. tlb_flush_pending counts zaps between their first cleared PTE and
+ *      their shootdown. Whoever finds a PTE empty under pt_lock and is
+ *      about to let its page go - the reverse map, for truncation or
+ *      reclaim, which then delete the page and let a write put new data in
+ *      its place; another zap, whose caller may then map something new
+ *      there - sees the count (pt_lock orders our increment before our
+ *      clears, for them) and flushes that address itself first
+ *      (mm_flush_if_pending). Without that, a CPU could go on reading the
+ *      old page through its old translation after the file moved on
+ *      (vm.debug_zap_no_pending leaves the count out: t_zap_race catches it).
+ * One case still flushes under pt_lock: a writable PTE of a file page.
+ * There the old translation could still store into the page, and
+ * page_mkclean, finding no PTE, would let writeback clean it first - the
+ * store would be lost. Linux forces its flush there too.
+ * pt_lock is never taken with interrupts off, so the other CPUs answer.
  */
 static void zap_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct gather g = { .mm = mm, .start = start, .end = end };
+	bool counted = !zap_no_pending;
+	if (counted)
+		atomic_inc(&mm->tlb_flush_pending);
 	spin_lock(&mm->pt_lock);
 	walk_ptes(mm->pml4, start, end, zap_one, &g);
-	gather_shootdown(&g);
+	bool locked_flush = g.dirty_file;
+	if (locked_flush)
+		gather_shootdown(&g);
+	/* Another zap that cleared some of these PTEs first may not have
+	 * flushed yet; our caller may map something new here as soon as we
+	 * return, so flush the range even if we found nothing in it. */
+	bool others = atomic_read(&mm->tlb_flush_pending) > (counted ? 1 : 0);
 	spin_unlock(&mm->pt_lock);
+	if (!locked_flush && (g.n || others)) {
+		if (zap_delay_us)
+			udelay(zap_delay_us);	/* the window, held open for t_zap_race */
+		gather_shootdown(&g);
+	}
 	gather_release(&g);
+	if (counted)
+		atomic_dec(&mm->tlb_flush_pending);
+}
+
+void mm_flush_if_pending(struct mm_struct *mm, unsigned long va)
+{
+	if (atomic_read(&mm->tlb_flush_pending))
+		flush_tlb_cpus(mm_flush_mask(mm), va, va + PAGE_SIZE);
 }
 
 /* ------------------------------------------------------------ mm_struct */
@@ -161,6 +208,10 @@ void mm_user_init(void)
 	mremap_delay_us = cmdline_get_u64("vm.debug_fault_delay_us", 0);
 	gap_wraps = cmdline_get("vm.debug_gap_wraps") != NULL;
 	fork_pause_at = cmdline_get_u64("vm.debug_fork_pause", 0) & PAGE_MASK;
+	zap_no_pending = cmdline_get("vm.debug_zap_no_pending") != NULL;
+	zap_delay_us = cmdline_get_u64("vm.debug_zap_delay_us", 0);
+	if (zap_no_pending)
+		pr_warn("vm: zaps do not count their pending shootdowns (a test of the tests)");
 	/* Every kernel PML4 entry exists from now on, so the copies in each
 	 * process's PML4 see every kernel mapping made later. */
 	for (int i = 256; i < 512; i++) {

@@ -66,8 +66,10 @@ bool page_mkclean(struct page *page)
 		if (ours)	/* atomic: the MMU may set D meanwhile (paging.h) */
 			old = pte_clear_bits(pte, PTE_W | PTE_D);
 		spin_unlock(&mm->pt_lock);
-		if (!ours)
+		if (!ours) {
+			mm_flush_if_pending(mm, va);	/* a zap's old translation (mmap.c) */
 			continue;
+		}
 		/* After the shootdown no CPU holds a writable translation: a
 		 * store from now on faults (fault_write_protected) and dirties
 		 * the page again, under its page lock, so after our writeback. */
@@ -100,8 +102,12 @@ int try_to_unmap(struct page *page)
 		if (ours)	/* an exchange: a D bit the MMU sets meanwhile is kept (paging.h) */
 			old = pte_get_and_clear(pte);
 		spin_unlock(&mm->pt_lock);
-		if (!ours)
+		if (!ours) {
+			/* Gone already - perhaps by a zap whose shootdown is still
+			 * to come: our caller frees or replaces the page next. */
+			mm_flush_if_pending(mm, va);
 			continue;
+		}
 		flush_tlb_cpus(mm_flush_mask(mm), va, va + PAGE_SIZE);
 		if ((old & PTE_D) && !cmdline_get("vm.debug_rmap_ignore_dirty"))
 			set_page_dirty(page);	/* written through the mapping */

@@ -80,6 +80,9 @@ struct mm_struct {
 	unsigned long fork_seq;		/* [A] odd while fork write-protects the
 					 * private pages (gup.c, "fork and the
 					 * fast path"); written under mmap_lock */
+	atomic_t tlb_flush_pending;	/* [A] zaps whose PTEs are cleared but
+					 * whose shootdown may not be done
+					 * (mmap.c, zap_range; rmap.c) */
 	unsigned long brk_start, brk;	/* [mmap_lock] the heap */
 };
 
@@ -95,6 +98,14 @@ void mm_activate(struct mm_struct *mm);
 /* The CPUs a shootdown for mm must reach, read after the caller's PTE changes
  * (a full barrier first). */
 u64 mm_flush_mask(struct mm_struct *mm);
+
+/*
+ * A PTE of mm found empty (or holding another page) under pt_lock may
+ * still be cached by a CPU whose shootdown a zap has not finished: make
+ * sure none does before the caller lets the page go (mm/mmap.c, zap_range).
+ * May send IPIs: no spinlock held, interrupts on.
+ */
+void mm_flush_if_pending(struct mm_struct *mm, unsigned long va);
 
 /* mm_rss: pages mapped in mm now (present PTEs; the OOM killer's measure). Takes pt_lock. */
 unsigned long mm_rss(struct mm_struct *mm);
