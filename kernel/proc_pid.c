@@ -49,6 +49,8 @@ CMDLINE_KEY(proc_unlocked, "proc.debug_unlocked",
 /* Step 1's copy of a process. */
 struct pid_snap {
 	int pid, ppid, nr_threads;
+	int processor;			/* the CPU its first thread ran on last */
+	struct acct self, children;	/* CPU time (ticks) and minor faults */
 	char state;			/* R S D Z, as Linux writes it */
 	u32 umask;
 	struct proc_view view;
@@ -90,6 +92,12 @@ static int snap_take(int pid, struct pid_snap *s)
 	s->ppid = p->parent ? p->parent->pid : 0;
 	s->nr_threads = p->nr_threads;
 	s->state = proc_state(p);
+	acct_of_process(p, &s->self, &s->children);
+	s->processor = 0;
+	if (!list_empty(&p->threads)) {		/* the first thread's CPU, as Linux shows the leader's */
+		struct task *t = list_first_entry(&p->threads, struct task, thread_link);
+		s->processor = __atomic_load_n(&t->cpu, __ATOMIC_RELAXED);	/* a snapshot */
+	}
 	s->umask = __atomic_load_n(&p->umask, __ATOMIC_RELAXED);	/* [A], a snapshot */
 	memcpy(&s->view, &p->view, sizeof(s->view));
 	memcpy(s->comm, p->comm, sizeof(s->comm));
@@ -126,12 +134,17 @@ static int show_stat(struct pid_snap *s, char *buf, int size)
 		rss = mm_rss(s->mm);
 	}
 	unsigned long long start = s->view.start_ns / (1000000000 / CLOCK_TICKS);
+#define TICKS(t) ((unsigned long long)(t) * CLOCK_TICKS / HZ)	/* kernel ticks to USER_HZ */
 	return snprintf(buf, size,
-			"%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 %llu %lu %lu "
-			"18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 %lu "
-			"0 0 0 0 0\n",
-			s->pid, s->comm, s->state, s->ppid, s->pid, s->pid, s->nr_threads, start,
-			vsize, rss, brk_start);
+			"%d (%s) %c %d %d %d 0 -1 0 %llu %llu 0 0 %llu %llu %llu %llu 20 0 %d 0 "
+			"%llu %lu %lu 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 "
+			"0 0 %lu 0 0 0 0 0\n",
+			s->pid, s->comm, s->state, s->ppid, s->pid, s->pid,
+			(unsigned long long)s->self.min_flt, (unsigned long long)s->children.min_flt,
+			TICKS(s->self.utime), TICKS(s->self.stime), TICKS(s->children.utime),
+			TICKS(s->children.stime), s->nr_threads, start, vsize, rss, s->processor,
+			brk_start);
+#undef TICKS
 }
 
 static const char *state_name(char state)

@@ -48,6 +48,12 @@ static void acct_self(struct process *p, struct acct *a)
 	}
 }
 
+void acct_of_process(struct process *p, struct acct *self, struct acct *children)
+{
+	acct_self(p, self);
+	*children = p->acct_children;
+}
+
 void acct_thread_exit(struct process *p, struct task *t)
 {
 	struct acct a;

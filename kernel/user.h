@@ -255,6 +255,8 @@ long do_wait4(int pid, u64 ustatus, int options, struct acct *used);
 /* kernel/rusage.c: with proc_lock held, a thread leaving p adds its counts
  * to p's; a reaped child's totals go to its parent's children (and *used). */
 void acct_thread_exit(struct process *p, struct task *t);
+/* p's own use (its live and exited threads) and its reaped children's. proc_lock held. */
+void acct_of_process(struct process *p, struct acct *self, struct acct *children);
 void acct_reap(struct process *parent, struct process *child, struct acct *used);
 /* Linux's struct rusage of *a to user memory: 0 or -EFAULT. */
 int put_rusage(u64 uru, const struct acct *a);

@@ -6,6 +6,8 @@
  * The same on Linux. Run with arguments (tests/user.txt gives two).
  */
 #include "tap.h"
+#include <sys/times.h>
+#include <time.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -147,6 +149,23 @@ static void check_own_stat(void)
 	CHECK_EQ(stat_field(&ps, 20), 1, "stat's num_threads is 1");
 	/* Linux's rss count may lag (per-CPU counters): only vsize is sure. */
 	CHECK(stat_field(&ps, 23) > 0 && stat_field(&ps, 24) >= 0, "stat's vsize is not 0");
+
+	/* CPU time: spin 300 ms of the CPU clock; utime + stime (clock ticks,
+	 * sysconf(_SC_CLK_TCK)) must cover most of it, and agree with times(). */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	while ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+	read_stat(getpid(), &ps);
+	struct tms tm;
+	times(&tm);
+	long hz = sysconf(_SC_CLK_TCK), ticks = stat_field(&ps, 14) + stat_field(&ps, 15);
+	CHECK(hz > 0 && ticks >= hz * 2 / 10 && ticks <= (long)(tm.tms_utime + tm.tms_stime) + 1,
+	      "stat's utime + stime count the CPU time used (at least 0.2 s of 0.3 s spun)");
+	CHECK(stat_field(&ps, 10) > 0, "stat's minflt counts the page faults taken");
+	long cpu = stat_field(&ps, 39), ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	CHECK(cpu >= 0 && cpu < ncpu, "stat's processor is an online CPU's number");
 }
 
 static void check_own_status(void)
