@@ -13,6 +13,9 @@
  * Lookups take the lock: an inode lookup is once per path component, and
  * the lockless part of this kernel is the page cache underneath, where a
  * read spends its time.
+ *
+ * Also here, at the end: the count of O_DIRECT I/O in flight on an inode,
+ * which a truncation waits for (fs/vfs.h, "Direct I/O against truncation").
  */
 #include "fs/vfs.h"
 #include "mm/slab.h"
@@ -20,6 +23,8 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/string.h"
+#include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
 
 #define ICACHE_HASH 1024
 #define ICACHE_MAX_UNUSED 1024
@@ -30,11 +35,14 @@ static LIST_HEAD(unused);			/* [C] count == 0, oldest at the tail */
 static unsigned long nr_inodes, nr_unused;	/* [C] */
 static struct wait_queue_head icache_wq;	/* I_NEW and I_FREEING clearing */
 
+static void inode_dio_init(void);
+
 void vfs_icache_init(void)
 {
 	for (int i = 0; i < ICACHE_HASH; i++)
 		list_init(&hash[i]);
 	init_waitqueue_head(&icache_wq);
+	inode_dio_init();
 }
 
 static struct list_head *bucket(struct super_block *sb, u32 ino)
@@ -64,6 +72,7 @@ static struct inode *alloc(struct super_block *sb, u32 ino)
 	inode->ino = ino;
 	inode->state = I_NEW;
 	atomic_set(&inode->count, 1);
+	atomic_set(&inode->i_dio, 0);
 	mutex_init(&inode->i_mutex, "i_mutex");
 	list_init(&inode->hash_link);
 	list_init(&inode->sb_link);
@@ -216,6 +225,8 @@ static void prune(struct inode *inode)
 /* Free an unlinked inode on disk at its last reference. */
 static void evict(struct inode *inode)
 {
+	/* Direct I/O holds an open file, so none is in flight (fs/vfs.h). */
+	BUG_ON(atomic_read(&inode->i_dio), "eviction of an inode with direct I/O in flight");
 	truncate_inode_pages(&inode->mapping, 0);	/* its data need never be written */
 	if (!inode->sb->rdonly && !(inode->state & I_BAD))
 		inode->sb->s_op->evict_inode(inode);
@@ -323,4 +334,70 @@ void icache_counts(unsigned long *total, unsigned long *unused_out)
 	*total = nr_inodes;
 	*unused_out = nr_unused;
 	spin_unlock(&icache_lock);
+}
+
+/* ------------------------------------------------------------ direct I/O in flight */
+
+CMDLINE_KEY(dio_no_wait, "dio.debug_no_wait",
+	    "test of the tests: truncation frees blocks without waiting for O_DIRECT I/O in flight");
+CMDLINE_KEY(dio_delay, "dio.debug_delay_ms",
+	    "widen an O_DIRECT read's window between its block lookup and the disk read: sleep N ms");
+
+static struct {
+	bool no_wait;		/* dio.debug_no_wait: skip steps T2, T3 and T5 */
+	unsigned delay_ms;	/* dio.debug_delay_ms */
+} dio_cfg;			/* [I] after inode_dio_init */
+
+/* Truncations asleep in step T3, each until its own inode's i_dio drains.
+ * One queue for every inode: it is touched only while a truncation waits. */
+static struct wait_queue_head dio_drained = WAIT_QUEUE_HEAD_INIT(dio_drained);
+
+static void inode_dio_init(void)
+{
+	dio_cfg.no_wait = cmdline_get("dio.debug_no_wait") != NULL;
+	dio_cfg.delay_ms = (unsigned)cmdline_get_u64("dio.debug_delay_ms", 0);
+	if (dio_cfg.no_wait)
+		pr_warn("dio: truncation does not wait for O_DIRECT I/O (a test of the tests)");
+}
+
+void inode_dio_debug_window(void)
+{
+	if (dio_cfg.delay_ms)
+		msleep(dio_cfg.delay_ms);
+}
+
+bool inode_dio_begin(struct inode *inode)
+{
+	/* vfs.h, dio step D1: a lock xadd, ordered against T2 and T5. */
+	int v = atomic_inc_return(&inode->i_dio);
+	if (!(v & DIO_BLOCKED))
+		return true;
+	inode_dio_end(inode);		/* step D2: a truncation is on; undo D1 */
+	return false;
+}
+
+void inode_dio_end(struct inode *inode)
+{
+	/* Step D4. Only a truncation in T3 leaves DIO_BLOCKED alone in the
+	 * word, so the wait queue's lock is taken only when one waits. */
+	if (atomic_dec_return(&inode->i_dio) == DIO_BLOCKED)
+		wake_up_all(&dio_drained);
+}
+
+void inode_dio_block(struct inode *inode)
+{
+	lockdep_assert_held(&inode->i_mutex);
+	if (dio_cfg.no_wait)
+		return;			/* deliberately broken: frees under readers */
+	int v = atomic_add_return(&inode->i_dio, DIO_BLOCKED);	/* step T2 */
+	BUG_ON(v < DIO_BLOCKED, "i_dio: DIO_BLOCKED was set already (two truncations at once)");
+	/* Step T3; wait.h's protocol against D4's wake-up. */
+	wait_event(dio_drained, atomic_read(&inode->i_dio) == DIO_BLOCKED);
+}
+
+void inode_dio_unblock(struct inode *inode)
+{
+	if (dio_cfg.no_wait)
+		return;
+	atomic_add_return(&inode->i_dio, -DIO_BLOCKED);		/* step T5 */
 }

@@ -26,18 +26,22 @@
  *                      lookups and readdir hold it for reading; create,
  *                      link, unlink, mkdir, rmdir and rename for writing.
  *   inode->i_mutex ('i_mutex') an inode's size, blocks and times: write,
- *                      truncate, and name-space operations on the inode
- *                      they change. rename holds two: the replaced one is
- *                      'i_mutex/1' (mutex_lock_nested), under s_ns. A write
- *                      faults its user buffer in under it, so it comes
- *                      before mmap_lock (mm/filemap.c, filemap_write_iter).
+ *                      truncate, O_DIRECT write, and name-space operations
+ *                      on the inode they change (an O_DIRECT read takes it
+ *                      only while a truncation is on: "Direct I/O against
+ *                      truncation", below). rename holds two: the replaced
+ *                      one is 'i_mutex/1' (mutex_lock_nested), under s_ns.
+ *                      A write faults its user buffer in under it, so it
+ *                      comes before mmap_lock (mm/filemap.c,
+ *                      filemap_write_iter).
  *   page lock ('page_lock', mm/pagecache.h), then the file system's own
  *                      locks (fs/ext2/ext2.h).
  *   icache_lock ('icache', spinlock) the inode hash and the lists; nothing
  *                      is taken under it but what an interrupt takes.
  *   files->lock ('files', spinlock) a descriptor table; a leaf.
  * Path lookups take s_ns for reading one component at a time; file data
- * reads take none of these (the lockless page cache).
+ * reads take none of these (the lockless page cache; O_DIRECT counts
+ * itself in inode->i_dio instead).
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
@@ -164,10 +168,15 @@ struct inode_operations {
 	/* Write the iterator's bytes into the page cache at pos, allocating
 	 * blocks; i_mutex held. Bytes or -errno (mm/pagecache.h, filemap_write_iter). */
 	ssize_t (*write)(struct inode *inode, struct iov_iter *from, u64 pos);
-	/* Change the size (truncate or grow with a hole); i_mutex held. */
+	/* Change the size (truncate or grow with a hole); i_mutex held. A
+	 * shrink waits for direct I/O in flight before it frees blocks
+	 * (inode_dio_block, below). */
 	int (*setsize)(struct inode *inode, u64 size);
 	/* O_DIRECT: move file block `index` between the disk and a kernel
-	 * page, past the cache (allocating it for a write). i_mutex held. */
+	 * page, past the cache (allocating it for a write). Counted in i_dio
+	 * (below); a write also holds i_mutex, a read may not, so a read
+	 * writes back the cached page of index after its lookup and before
+	 * the disk (filemap_write_page; fs/ext2/inode.c says why). */
 	int (*direct_block)(struct inode *inode, u64 index, bool write, void *page);
 	/* Optional: a new open file of this inode (flags set); 0 or -errno. */
 	int (*open)(struct file *f);
@@ -216,6 +225,8 @@ struct inode {
 	struct address_space mapping;	/* file data (size in mapping.size, [M] to change) */
 	const struct inode_operations *op;	/* [I] */
 	struct mutex i_mutex;
+	atomic_t i_dio;			/* [A] direct I/O in flight, plus DIO_BLOCKED
+					 * while a truncation waits (below) */
 	atomic_t count;			/* [A] references; 0: cached, unused */
 	unsigned state;			/* [C] I_* */
 	struct list_head hash_link;	/* [C] */
@@ -227,6 +238,72 @@ static inline u64 i_size(struct inode *inode)
 {
 	return READ_ONCE(inode->mapping.size);
 }
+
+/*
+ * DIRECT I/O AGAINST TRUNCATION (STYLE.md rule 2; call sites cite
+ * "vfs.h, dio step N"). An O_DIRECT read looks a block up in the block
+ * map and then reads the disk, holding no inode lock (so readers of one
+ * file run side by side). Were the block freed in between - by a
+ * truncation - and given to another file, the read would return that
+ * file's data. So each chunk of direct I/O is counted in inode->i_dio,
+ * and a shrinking truncation waits for the count to drain before it frees
+ * a block (the idea of Linux's i_dio_count and inode_dio_wait, 3.1).
+ * Waiting alone could wait for ever while new readers keep arriving, so
+ * the truncation also sets DIO_BLOCKED in the same word, and a reader that
+ * sees it steps aside onto i_mutex, which the truncation holds (as ext4's
+ * lockless direct reads of Linux 3.x fell back to locked ones while a
+ * truncation blocked them).
+ *
+ * Direct I/O, for each chunk (fs/direct-io.c; the helpers are in fs/inode.c):
+ *   D1. v = atomic_inc_return(&i_dio): lock xadd, fully ordered.
+ *   D2. If v has DIO_BLOCKED: undo D1 as D4 does, then take i_mutex and
+ *       do the chunk under it, uncounted (no truncation can run then).
+ *   D3. For each block: read i_size, stop at it, look the block up and
+ *       move it (direct_block).
+ *   D4. v = atomic_dec_return(&i_dio); if v == DIO_BLOCKED, we were the
+ *       last a truncation waits for: wake it (dio_drained, a wait queue).
+ * Truncation, with i_mutex held (ext2_setsize, inode_dio_block/unblock):
+ *   T1. Store the new, smaller i_size.
+ *   T2. atomic_add_return(&i_dio, DIO_BLOCKED): lock xadd, fully ordered.
+ *   T3. Sleep on dio_drained until i_dio == DIO_BLOCKED (wait.h's
+ *       protocol: D4's wake-up cannot be lost).
+ *   T4. Drop the cached pages past the end; free the blocks.
+ *   T5. atomic_sub DIO_BLOCKED (lock xadd), then i_mutex is released.
+ * All of D1, D2's undo, D4, T2 and T5 are read-modify-writes of one word,
+ * so they happen in one order that every CPU agrees on; the interleavings:
+ *   A. D1 before T2: T2 sees the count, T3 waits for our D4. We may have
+ *      read the old i_size at D3 and read blocks that T4 frees: they are
+ *      still the file's until our D4 lets T4 run.
+ *   B. T2 before D1 (and D1 before T5): D2 sees DIO_BLOCKED; we look
+ *      nothing up before i_mutex, which we get after T5 - and then i_size
+ *      and the block map are the new ones.
+ *   C. T5 before D1: the truncation is over; T1 came before T5 and D3
+ *      after D1, so D3 reads the new i_size and looks up no freed block.
+ * A direct write holds i_mutex across D1-D4, so it never meets a
+ * truncation in T1-T5 (D2 finding DIO_BLOCKED there is a bug); it is
+ * counted all the same, so that T3 would wait for a write that ran
+ * without i_mutex. Eviction frees blocks too, but only at the last iput,
+ * and an open file holds a reference: i_dio is 0 there (evict checks).
+ * dio.debug_no_wait skips T2, T3 and T5 (a test of the tests: t_dio_race
+ * catches a read that returns another file's data), and
+ * dio.debug_delay_ms=N sleeps N ms in a read between its lookup and the
+ * disk read, so the truncation lands in that window.
+ */
+#define DIO_BLOCKED (1 << 30)
+
+/* Steps D1-D2: true if counted (go on without i_mutex; inode_dio_end
+ * after), false if a truncation is on (take i_mutex instead). Never sleeps. */
+bool inode_dio_begin(struct inode *inode);
+/* Step D4: the chunk is done. Never sleeps. */
+void inode_dio_end(struct inode *inode);
+/* Steps T2-T3: i_mutex held, the new size stored. Returns once no direct
+ * I/O of the inode is in flight; new direct I/O waits for i_mutex until
+ * inode_dio_unblock (step T5). May sleep. */
+void inode_dio_block(struct inode *inode);
+void inode_dio_unblock(struct inode *inode);
+/* dio.debug_delay_ms: a direct read calls it between its lookup and the
+ * disk read. May sleep. */
+void inode_dio_debug_window(void);
 
 /*
  * Files that are not a file system's (the console, pipes, /proc) bring

@@ -592,14 +592,32 @@ void truncate_inode_pages(struct address_space *m, u64 from)
 }
 
 /*
- * invalidate_mapping_range: after writing back what is dirty, drop the
- * cached pages of [first, last] (unmapping them from processes first), so
- * that I/O that bypasses the cache (O_DIRECT) and cached I/O agree.
+ * Is any page cached in m? A hint: nrpages is read without tree_lock, so
+ * the answer is only true at some instant during the call. Callers say
+ * why a page added after that instant is none of their business. The
+ * read fence keeps our look after the caller's earlier loads (free on
+ * x86-64: loads are not reordered with loads).
+ */
+static bool mapping_empty(struct address_space *m)
+{
+	smp_rmb();
+	return READ_ONCE(m->nrpages) == 0;
+}
+
+/*
+ * invalidate_mapping_range: after writing back what is dirty in
+ * [first, last], drop the cached pages there (unmapping them from
+ * processes first), so that I/O that bypasses the cache (O_DIRECT) and
+ * cached I/O agree. An empty mapping returns at once: a page added after
+ * that look was added by I/O that overlaps the caller's in time, which
+ * fs/direct-io.c promises nothing about.
  */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last)
 {
 	might_sleep();
-	int err = filemap_write_and_wait(m);
+	if (mapping_empty(m))
+		return 0;
+	int err = filemap_write_range(m, first, last);
 	for (unsigned long i = first; i <= last; i++) {
 		struct page *page = find_lock_page(m, i);
 		if (!page)
@@ -618,6 +636,47 @@ int invalidate_mapping_range(struct address_space *m, unsigned long first, unsig
 		unlock_page(page);
 		put_page(page);
 	}
+	return err;
+}
+
+/*
+ * May the page at index hold bytes its block on disk lacks: is it locked
+ * (a write may be copying into it), dirty or under writeback? A lockless
+ * look with no reference (pagecache.h, steps 1-2 only): the page WAS at
+ * index at the lookup, and the flags are read later. If it is still
+ * there they are its own. If it left the cache meanwhile and was reused,
+ * they are another's and the answer is a guess - but then it left clean
+ * (reclaim and invalidation drop only clean pages; truncation, which
+ * drops dirty ones, is kept out by filemap_write_page's caller), so the
+ * disk already held its bytes, and a wrong "yes" only costs a slow look.
+ */
+static bool page_ahead_of_disk(struct address_space *m, unsigned long index)
+{
+	const unsigned long busy = 1UL << PG_locked | 1UL << PG_dirty | 1UL << PG_writeback;
+	rcu_read_lock();
+	struct page *page = radix_tree_lookup(&m->tree, index);
+	/* Acquire: a clear PG_locked (unlock_page's release) orders the
+	 * writeback's disk write before the caller's disk read. */
+	unsigned long flags = page ? smp_load_acquire(&page->flags) : 0;
+	rcu_read_unlock();
+	return flags & busy;
+}
+
+int filemap_write_page(struct address_space *m, unsigned long index)
+{
+	might_sleep();
+	if (mapping_empty(m) || !page_ahead_of_disk(m, index))
+		return 0;
+	struct page *page = find_lock_page(m, index);	/* waits for a writer's copy */
+	if (!page)
+		return 0;
+	wait_on_page_writeback(page);
+	int err = 0;
+	if (test_bit(PG_dirty, &page->flags))
+		err = write_one_page(page);		/* unlocks */
+	else
+		unlock_page(page);
+	put_page(page);
 	return err;
 }
 

@@ -175,8 +175,20 @@ int write_one_page(struct page *page);
 int filemap_write_and_wait(struct address_space *m);
 /* filemap_write_range: the same for the pages first..last only. May sleep. */
 int filemap_write_range(struct address_space *m, unsigned long first, unsigned long last);
-/* Write back, then drop the cached pages first..last (O_DIRECT coherence). */
+/* Write back, then drop the cached pages first..last (O_DIRECT coherence):
+ * 0, the writeback's -errno, or -EBUSY for a page dirtied meanwhile (kept).
+ * Returns at once if nothing is cached. May sleep. */
 int invalidate_mapping_range(struct address_space *m, unsigned long first, unsigned long last);
+/*
+ * filemap_write_page: if a page is cached at index, wait for whoever holds
+ * its lock (a write copying into it) and for its writeback, and write it
+ * back if it is dirty: on return the disk holds what the cache held at
+ * index when the call began (a direct read's step before the disk, see
+ * fs/ext2/inode.c). A clean, unlocked page costs one lockless lookup and
+ * no reference. The caller keeps truncation of index out (i_mutex, or a
+ * count in inode->i_dio: fs/vfs.h). 0 or the writeback's -errno. May sleep.
+ */
+int filemap_write_page(struct address_space *m, unsigned long index);
 /* truncate_inode_pages: drop every page at byte offset >= from (waits for I/O). */
 void truncate_inode_pages(struct address_space *m, u64 from);
 /* For tests: called by truncate_inode_pages between two batches, so a test

@@ -20,7 +20,9 @@
  * names are lockdep classes, kernel/lockdep.h, so it is checked at run time):
  *   'page_lock'    a file or directory page: readpage, write, set_link
  *     -> 'i_map'   ei->i_map, the block map (rwsem): ext2_get_block,
- *                  readpage, write_begin, write_inode (for i_block)
+ *                  readpage, write_begin, write_inode (for i_block); an
+ *                  O_DIRECT write holds it from the allocation through
+ *                  the block's disk write (ext2_direct_block)
  *     -> 'ext2_alloc'  sbi->alloc_lock (mutex), bitmaps and free counts:
  *                  ext2_balloc under i_map, ext2_ialloc under s_ns
  *     -> 'page_lock/1' a metadata page (the block device's pages lock as

@@ -567,8 +567,10 @@ static int trunc_blocks(struct inode *inode, u64 first, bool apply)
  * Change the size: shrinking drops the cached pages past the end, zeroes
  * the tail of the last page (on disk too, so a later grow reads zeros),
  * then frees the blocks - after a dry run has checked that every block it
- * would free really is the file's, so damage is never spread. Growing
- * leaves a hole. i_mutex held.
+ * would free really is the file's, so damage is never spread, and after
+ * every O_DIRECT read in flight has finished (fs/vfs.h, dio steps T1-T5:
+ * it may have looked up a block under the old size). Growing leaves a
+ * hole. i_mutex held.
  */
 int ext2_setsize(struct inode *inode, u64 size)
 {
@@ -584,8 +586,9 @@ int ext2_setsize(struct inode *inode, u64 size)
 		if (err)
 			return err;
 	}
-	WRITE_ONCE(inode->mapping.size, size);
+	WRITE_ONCE(inode->mapping.size, size);		/* fs/vfs.h, dio step T1 */
 	if (size < old) {
+		inode_dio_block(inode);		/* steps T2-T3: no direct I/O in flight */
 		truncate_inode_pages(&inode->mapping, size);
 		if (size % BLOCK_SIZE && has_blocks(inode)) {
 			struct page *page = read_mapping_page(&inode->mapping, size / BLOCK_SIZE);
@@ -606,6 +609,7 @@ int ext2_setsize(struct inode *inode, u64 size)
 			trunc_blocks(inode, first, true);
 			up_write(&ei->i_map);
 		}
+		inode_dio_unblock(inode);	/* step T5 */
 	}
 	inode->mtime = inode->ctime = wall_seconds();
 	return mark_inode_dirty(inode);
@@ -673,19 +677,47 @@ static ssize_t special_write(struct inode *inode, struct iov_iter *from, u64 pos
 	return -EINVAL;
 }
 
-/* O_DIRECT: one block between the disk and a pinned page, no cache. */
+/*
+ * O_DIRECT: one block between the disk and a pinned page, no cache.
+ *
+ * A block enters the map before its data reaches it - the cached write
+ * path allocates it in write_begin and the data follows at writeback - and
+ * until then it holds its last owner's bytes. A direct read holds no inode
+ * lock (fs/vfs.h, dio steps), so it may look up such a block; it must not
+ * read it. So after the lookup it settles the cached page of the index
+ * (filemap_write_page), then reads the disk. That is enough: a block
+ * without its data has its page in the cache from allocation until
+ * writeback - write_begin allocates with the page locked there, reclaim
+ * evicts only clean pages, and truncation, which drops dirty ones, waits
+ * for this read first (step T3 before T4). A direct write fills a hole
+ * the other way round: it holds i_map for writing from the allocation
+ * until the data is on the disk, so no lookup - a direct read's or
+ * readpage's - finds the block before.
+ */
 static int ext2_direct_block(struct inode *inode, u64 index, bool write, void *page)
 {
 	struct ext2_sb_info *sbi = SBI(inode->sb);
+	struct ext2_inode_info *ei = EI(inode);
 	u32 block;
-	int err = ext2_get_block(inode, index, write, &block);
+	int err;
+	if (write) {
+		down_write(&ei->i_map);
+		err = map_locked(inode, index, true, &block, NULL);	/* the data goes there now */
+		if (!err)
+			err = bdev_write_raw(sbi->bd, block, page);
+		up_write(&ei->i_map);
+		return err;
+	}
+	err = ext2_get_block(inode, index, false, &block);
 	if (err)
 		return err;
 	if (!block) {			/* a hole reads as zeros */
 		memset(page, 0, BLOCK_SIZE);
 		return 0;
 	}
-	return write ? bdev_write_raw(sbi->bd, block, page) : bdev_read_raw(sbi->bd, block, page);
+	inode_dio_debug_window();	/* dio.debug_delay_ms: truncation lands here */
+	err = filemap_write_page(&inode->mapping, index);
+	return err ? err : bdev_read_raw(sbi->bd, block, page);
 }
 
 const struct inode_operations ext2_file_iops = {

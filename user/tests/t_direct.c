@@ -184,9 +184,9 @@ static void test_mapping(int direct, unsigned char *buf)
  * A store through a mapping after an fsync of the page it dirtied is not
  * lost: the fsync's writeback must leave the page write-protected, so that
  * the next store marks it dirty again (Linux's page_mkclean). Without that
- * only the PTE knows of the store: an O_DIRECT pread (which writes back,
- * then drops, the cached pages) reads the disk's older bytes, and the
- * store is gone for every later read too.
+ * only the PTE knows of the store: an O_DIRECT pread (which writes back
+ * the dirty cached pages, then reads the disk) reads the disk's older
+ * bytes, and so does every later read once the page leaves the cache.
  */
 static void test_mapping_after_fsync(int plain, int direct, unsigned char *buf)
 {
