@@ -1,5 +1,6 @@
 /*
- * mutex.c - sleeping mutexes with FIFO hand-off (see kernel/mutex.h).
+ * mutex.c - sleeping mutexes: stealing, spinning, and a hand-off so that
+ * nobody starves (see kernel/mutex.h).
  *
  * An unlock frees the mutex and wakes the oldest sleeper, which takes it
  * if nobody running took it first (a spinner, or a new locker: stealing
@@ -23,12 +24,29 @@
 #include "kernel/sched.h"
 #include "kernel/cmdline.h"
 #include "kernel/panic.h"
-#include "kernel/percpu.h"
-#include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/string.h"
 
 CMDLINE_KEY(broken_mutex, "debug.broken_mutex",
-	    "tests of tests: 1 makes mutex_lock skip the exclusion");
+	    "tests of tests: 1 makes mutex_lock skip the exclusion, nohandoff lets a "
+	    "sleeper lose to running lockers for ever, fifo forbids stealing");
+
+enum broken_mode { BROKEN_UNKNOWN = -1, BROKEN_NONE, BROKEN_EXCLUSION, BROKEN_NOHANDOFF,
+		   BROKEN_FIFO };
+
+/* The debug.broken_mutex mode, parsed once (racing first users agree). */
+static bool broken(enum broken_mode mode)
+{
+	static int cached = BROKEN_UNKNOWN;	/* [A] */
+	int m = READ_ONCE(cached);
+	if (m == BROKEN_UNKNOWN) {
+		const char *v = cmdline_get("debug.broken_mutex");
+		m = !v ? BROKEN_NONE : !strcmp(v, "1") ? BROKEN_EXCLUSION :
+		    !strcmp(v, "nohandoff") ? BROKEN_NOHANDOFF :
+		    !strcmp(v, "fifo") ? BROKEN_FIFO : BROKEN_NONE;
+		WRITE_ONCE(cached, m);
+	}
+	return m == mode;
+}
 
 struct mutex_waiter {
 	struct task *task;		/* [I] */
@@ -45,51 +63,29 @@ static struct mutex_waiter *first_waiter(struct mutex *m)
 				       : list_first_entry(&m->waiters, struct mutex_waiter, link);
 }
 
+/*
+ * Does the first sleeper hold the hand-off? (Under debug.broken_mutex=fifo,
+ * every sleeper does: strict FIFO, the convoy.) wait_lock held.
+ */
+static bool handoff_due(struct mutex_waiter *w)
+{
+	return w && (w->handoff || broken(BROKEN_FIFO));
+}
+
 /* May a running task take a free mutex past the sleepers? wait_lock held. */
 static bool may_steal(struct mutex *m)
 {
-	struct mutex_waiter *w = first_waiter(m);
-	return !m->owner && !(w && w->handoff);
-}
-
-static bool broken(void)
-{
-	static int cached = -1;		/* [A] -1 until first use; races write the same value */
-	int v = READ_ONCE(cached);
-	if (v < 0) {
-		v = cmdline_get_u64("debug.broken_mutex", 0) != 0;
-		WRITE_ONCE(cached, v);
-	}
-	return v;
+	return !m->owner && !handoff_due(first_waiter(m));
 }
 
 /*
- * Optimistic spinning: wait with this CPU while the owner runs, for at
- * most MUTEX_SPIN_NS. True if the mutex was seen free (the caller tries to
- * take it under wait_lock; another spinner may win). False as soon as the
- * owner is switched out (it may sleep for long), this CPU has other work,
- * or time is up. Without it, every hand-off between two threads that take one
- * mutex in turn costs a sleep and a wake-up: two threads doing O_DIRECT on
- * one file ran at 0.4x one thread.
- * The owner is read without wait_lock: it may unlock, exit and be freed
- * while we look; its task struct stays mapped (slab), and a stale on_cpu
- * only ends the spin early or late, within the time limit.
+ * Optimistic spinning (sched_spin_on_owner): a locker that finds the mutex
+ * held by a running task waits with its CPU, at most MUTEX_SPIN_NS a try,
+ * before it queues. Without it, every pass of a mutex between two threads
+ * that take it in turn cost a sleep and a wake-up: two threads doing
+ * O_DIRECT on one file ran at 0.4x one thread.
  */
 #define MUTEX_SPIN_NS 50000
-
-static bool spin_on_owner(struct mutex *m)
-{
-	u64 end = ktime_ns() + MUTEX_SPIN_NS;
-	for (;;) {
-		struct task *o = READ_ONCE(m->owner);
-		if (!o)
-			return true;
-		if (!READ_ONCE(o->on_cpu) || READ_ONCE(this_cpu()->need_resched) ||
-		    ktime_ns() > end)
-			return false;
-		cpu_relax();
-	}
-}
 
 static const char *owner_name(const struct mutex *m)
 {
@@ -110,7 +106,7 @@ static void lock_common(struct mutex *m, unsigned subclass, unsigned long site)
 	struct task *me = current_task();
 	struct mutex_waiter w = { me, { NULL, NULL }, false, false };
 
-	if (broken())
+	if (broken(BROKEN_EXCLUSION))
 		return;
 	if (lockdep_enabled())	/* before sleeping: an inversion is reported, not slept on */
 		lockdep_acquire(m, m->name, &m->dep_class, subclass, LOCKDEP_SLEEPING, site);
@@ -119,9 +115,9 @@ static void lock_common(struct mutex *m, unsigned subclass, unsigned long site)
 		panic("BUG: mutex '%s': recursive lock by '%s' (tid %d)", m->name, me->name, me->tid);
 	for (int tries = 0; m->owner && tries < 4; tries++) {
 		spin_unlock(&m->wait_lock);
-		bool freed = spin_on_owner(m);
+		bool moved = sched_spin_on_owner(&m->owner, MUTEX_SPIN_NS);
 		spin_lock(&m->wait_lock);
-		if (!freed)
+		if (!moved)
 			break;
 	}
 	if (may_steal(m)) {
@@ -138,7 +134,7 @@ static void lock_common(struct mutex *m, unsigned subclass, unsigned long site)
 			list_del(&w.link);
 			break;
 		}
-		if (w.woken)
+		if (w.woken && !broken(BROKEN_NOHANDOFF))
 			w.handoff = true;	/* a running task stole it: not twice */
 		set_current_state(TASK_SLEEPING);
 		spin_unlock(&m->wait_lock);
@@ -164,7 +160,7 @@ bool mutex_trylock(struct mutex *m)
 {
 	struct task *me = current_task();
 
-	if (broken())
+	if (broken(BROKEN_EXCLUSION))
 		return true;
 	spin_lock(&m->wait_lock);
 	bool got = may_steal(m);
@@ -181,7 +177,7 @@ void mutex_unlock(struct mutex *m)
 {
 	struct task *me = current_task();
 
-	if (broken())
+	if (broken(BROKEN_EXCLUSION))
 		return;
 	spin_lock(&m->wait_lock);
 	if (m->owner != me)
@@ -190,7 +186,7 @@ void mutex_unlock(struct mutex *m)
 	if (lockdep_enabled())
 		lockdep_release(m, LOCKDEP_SLEEPING);
 	struct mutex_waiter *w = first_waiter(m);
-	if (w && w->handoff) {
+	if (handoff_due(w)) {
 		list_del(&w->link);
 		m->owner = w->task;	/* hand-off: w's loop sees it under wait_lock */
 	} else {

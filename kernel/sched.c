@@ -253,6 +253,27 @@ bool wake_up_process(struct task *t)
 	return true;
 }
 
+/*
+ * A holder that runs will likely let go within microseconds, and a sleep
+ * and a wake-up cost far more, so a locker may wait here instead (the idea
+ * of Linux's mutex spinning). The owner may unlock, exit and be freed while
+ * we look: its task struct stays mapped (slab memory, in the direct map),
+ * and a stale on_cpu only ends the spin early or late, within max_ns.
+ */
+bool sched_spin_on_owner(struct task *const *owner, u64 max_ns)
+{
+	struct task *o = READ_ONCE(*owner);
+	u64 end = ktime_ns() + max_ns;
+
+	while (READ_ONCE(*owner) == o && o) {
+		if (!READ_ONCE(o->on_cpu) || READ_ONCE(this_cpu()->need_resched) ||
+		    ktime_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
 /* Move one task that may run on `to` from src's queue to to's. Both locked. */
 static bool steal_from(struct rq *src, struct rq *to)
 {

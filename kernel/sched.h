@@ -132,6 +132,18 @@ int kthread_join(struct task *t);
  */
 bool wake_up_process(struct task *t);
 
+/*
+ * sched_spin_on_owner: optimistic spinning for the sleeping locks
+ * (kernel/mutex.c, kernel/rwsem.c). *owner is a lock's holder field, read
+ * here without the lock that guards it. Waits with this CPU while *owner
+ * still names the task it named on entry and that task runs on a CPU, for
+ * at most max_ns. True if *owner is, or becomes, anything else (NULL, or
+ * another task: the caller looks again under its lock); false as soon as
+ * the owner is off its CPU (it may sleep for long), this CPU has other
+ * work, or time is up. Never sleeps.
+ */
+bool sched_spin_on_owner(struct task *const *owner, u64 max_ns);
+
 /* msleep and schedule_until, sleeps with a deadline: kernel/wait.h. */
 
 /*

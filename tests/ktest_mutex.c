@@ -1,7 +1,9 @@
 /*
  * ktest_mutex.c - sleeping locks: mutexes exclude, hand over to sleepers
  * and catch misuse; rw-semaphores let readers share, keep writers alone,
- * and do not let new readers starve a waiting writer.
+ * and do not let new readers starve a waiting writer. A mutex lets a task
+ * that lets go take it straight back past a sleeper (no convoy), yet hands
+ * it to a sleeper that lost (nobody starves).
  *
  * Every wait has a deadline ("not ok", never a hang); test data is static.
  * Above each concurrency test, the deliberately broken kernel it must
@@ -13,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/wait.h"
 #include "kernel/time.h"
+#include "kernel/preempt.h"
 
 #define MS 1000000ULL
 
@@ -68,7 +71,9 @@ static bool join_all_within(struct task **t, int n, unsigned ms)
  * 8 threads each add 1 to a plain counter MUTEX_ITERS times: read, yield
  * (so another thread of this CPU surely runs inside the window), wait 20
  * us (so threads on other CPUs overlap it too), write back. Only mutual
- * exclusion gives the exact total.
+ * exclusion gives the exact total. Inside, each thread also checks that it
+ * is alone (an atomic count of those inside) and that the mutex names it
+ * as owner.
  * Broken variant: debug.broken_mutex=1 (mutex_lock excludes nobody) fails,
  * with one CPU or many.
  */
@@ -76,15 +81,21 @@ static bool join_all_within(struct task **t, int n, unsigned ms)
 #define MUTEX_ITERS 300
 static DEFINE_MUTEX(counter_lock);
 static long counter;		/* [L:counter_lock], deliberately not atomic */
+static atomic_t counter_inside, counter_crowded, counter_not_owner;
 
 static int counter_fn(void *arg)
 {
 	for (int i = 0; i < MUTEX_ITERS; i++) {
 		mutex_lock(&counter_lock);
+		if (atomic_inc_return(&counter_inside) != 1)
+			atomic_inc(&counter_crowded);
+		if (!mutex_held_by_me(&counter_lock))
+			atomic_inc(&counter_not_owner);
 		long v = counter;
 		yield();
 		udelay(20);
 		counter = v + 1;
+		atomic_dec(&counter_inside);
 		mutex_unlock(&counter_lock);
 	}
 	return 0;
@@ -95,9 +106,14 @@ KTEST(lock_mutex_mutual_exclusion)
 	struct task *t[MUTEX_THREADS];
 
 	counter = 0;
+	atomic_set(&counter_inside, 0);
+	atomic_set(&counter_crowded, 0);
+	atomic_set(&counter_not_owner, 0);
 	KT_ASSERT(start_threads(t, MUTEX_THREADS, counter_fn, "counter"));
 	KT_ASSERT(join_all_within(t, MUTEX_THREADS, 30000));
 	KT_EQ(counter, MUTEX_THREADS * MUTEX_ITERS);
+	KT_EQ(atomic_read(&counter_crowded), 0);
+	KT_EQ(atomic_read(&counter_not_owner), 0);
 }
 
 static DEFINE_MUTEX(try_lock);
@@ -152,6 +168,123 @@ KTEST(lock_mutex_contender_sleeps_until_unlock)
 	KT_ASSERT(slept);
 	KT_EQ(early, 0);
 	KT_EQ(handoff_got, 1);
+}
+
+/*
+ * The retake race, forced. A hog holds the lock, and a sleeper queues for it.
+ * Then the hog lets go and takes it straight back with a trylock,
+ * preemption off between the two so that the sleeper cannot run in
+ * between, holds it 10 us, and again, until its trylock fails (the lock
+ * was handed to the sleeper) or RETAKE_MS pass. Both threads are bound to
+ * CPU 0: the sleeper runs only when the tick preempts the hog, which
+ * always holds the lock then, so it never finds the lock free, whatever
+ * the number of CPUs and however busy the host. Two rules show:
+ *   - stealing: the hog's first trylock succeeds, although the release
+ *     before it woke the sleeper (strict FIFO would have handed the lock
+ *     over, and a task that wants it back at once would sleep: a convoy);
+ *   - no starvation: the sleeper, once it has woken and lost, is handed
+ *     the lock, so the hog's trylock fails in the end.
+ */
+#define RETAKE_MS 3000
+
+struct retake_ops {
+	void (*lock)(void *l);
+	bool (*trylock)(void *l);
+	void (*unlock)(void *l);
+};
+
+static struct {
+	const struct retake_ops *ops;	/* [I] per run */
+	void *lock;			/* [I] per run */
+	struct completion holds;	/* the hog holds the lock */
+	int go;				/* [A] the sleeper is queued: start */
+	int first_retake;		/* [A] the hog's first trylock succeeded */
+	int handed_over;		/* [A] a trylock of the hog failed */
+	int sleeper_in;			/* [A] the sleeper got the lock */
+} rt;
+
+static int retake_hog_fn(void *arg)
+{
+	rt.ops->lock(rt.lock);
+	complete(&rt.holds);
+	while (!READ_ONCE(rt.go))
+		msleep(1);
+	u64 end = ktime_ns() + RETAKE_MS * MS;
+	for (int i = 0; ktime_ns() < end; i++) {
+		udelay(10);
+		preempt_disable();
+		rt.ops->unlock(rt.lock);
+		bool again = rt.ops->trylock(rt.lock);
+		preempt_enable();
+		if (i == 0)
+			WRITE_ONCE(rt.first_retake, again);
+		if (!again) {
+			WRITE_ONCE(rt.handed_over, 1);
+			return 0;
+		}
+	}
+	rt.ops->unlock(rt.lock);
+	return 0;
+}
+
+static int retake_sleeper_fn(void *arg)
+{
+	rt.ops->lock(rt.lock);
+	WRITE_ONCE(rt.sleeper_in, 1);
+	rt.ops->unlock(rt.lock);
+	return 0;
+}
+
+/* Run the race on lock; false if a thread could not be made or never ended. */
+static bool retake_run(const struct retake_ops *ops, void *lock)
+{
+	rt.ops = ops;
+	rt.lock = lock;
+	init_completion(&rt.holds);
+	rt.go = rt.first_retake = rt.handed_over = rt.sleeper_in = 0;
+	struct task *hog = kthread_create(retake_hog_fn, NULL, "hog");
+	struct task *sleeper = kthread_create(retake_sleeper_fn, NULL, "sleeper");
+	if (!hog || !sleeper) {
+		if (hog)
+			kthread_discard(hog);
+		if (sleeper)
+			kthread_discard(sleeper);
+		return false;
+	}
+	kthread_bind(hog, 0);
+	kthread_bind(sleeper, 0);
+	wake_up_process(hog);
+	bool held = wait_for_completion_timeout(&rt.holds, 5000);
+	wake_up_process(sleeper);
+	/* Queued (asleep in the lock), or in at once if the lock is broken. */
+	bool queued = WITHIN_MS(5000, __atomic_load_n(&sleeper->state, __ATOMIC_RELAXED) ==
+					      TASK_SLEEPING || READ_ONCE(rt.sleeper_in));
+	WRITE_ONCE(rt.go, 1);
+	bool joined = join_within(hog, RETAKE_MS + 5000);
+	joined = join_within(sleeper, 5000) && joined;
+	return held && queued && joined;
+}
+
+static void mutex_op_lock(void *l) { mutex_lock(l); }
+static bool mutex_op_trylock(void *l) { return mutex_trylock(l); }
+static void mutex_op_unlock(void *l) { mutex_unlock(l); }
+static const struct retake_ops mutex_ops = { mutex_op_lock, mutex_op_trylock, mutex_op_unlock };
+static DEFINE_MUTEX(retake_mutex);
+
+/* Broken variant: debug.broken_mutex=fifo (every unlock hands over) fails. */
+KTEST(lock_mutex_task_retakes_it_past_a_woken_sleeper)
+{
+	KT_ASSERT(retake_run(&mutex_ops, &retake_mutex));
+	KT_ASSERT(READ_ONCE(rt.sleeper_in));
+	KT_ASSERT(READ_ONCE(rt.first_retake));
+}
+
+/* Broken variant: debug.broken_mutex=nohandoff (a sleeper may lose for ever) fails. */
+KTEST(lock_mutex_sleeper_gets_it_from_a_task_that_retakes_it)
+{
+	KT_ASSERT(retake_run(&mutex_ops, &retake_mutex));
+	KT_ASSERT(READ_ONCE(rt.sleeper_in));
+	KT_ASSERT(READ_ONCE(rt.handed_over));
 }
 
 KTEST_EXPECT_PANIC(lock_mutex_recursive_lock_is_bug, "recursive lock")
@@ -366,3 +499,4 @@ KTEST(lock_rwsem_waiting_writer_blocks_new_readers)
 	KT_EQ(writer_order, 1);
 	KT_EQ(reader_order, 2);
 }
+
