@@ -2,11 +2,13 @@
  * rwsem.c - reader-writer semaphores (the rules are in kernel/rwsem.h).
  *
  * Readers usually take no spinlock at all (rwsem.h, R1-R4). Each sleeper
- * has an entry on its stack with a `granted` flag. Whoever
- * lets it in (up_read, up_write) counts it as inside, unlinks it, sets
- * granted and wakes it, all under wait_lock; the sleeper reads granted only
- * under wait_lock. So, as in mutex.c, no wake-up is lost and no entry is
- * used after its owner has left.
+ * has an entry on its stack. A reader is let in by whoever releases (up_read,
+ * up_write): it counts the reader as inside, unlinks it, sets `granted` and
+ * wakes it. A writer at the head is only woken (`woken`) and lets itself in
+ * under wait_lock, unlinking its own entry - unless it holds the hand-off
+ * (`handoff`), when the releaser lets it in like a reader. Every flag is
+ * read and written under wait_lock, so, as in mutex.c, no wake-up is lost
+ * and no entry is used after its owner has left.
  *
  * Lock order: 'rwsem.wait_lock' -> 'rq' (up_read, up_write -> wake_up_process).
  */
@@ -15,18 +17,26 @@
 #include "kernel/cmdline.h"
 #include "kernel/string.h"
 #include "kernel/panic.h"
+#include "kernel/time.h"
 
 CMDLINE_KEY(broken_rwsem, "debug.broken_rwsem",
-	    "tests of tests: break rw-semaphores on purpose (writer, readers or starve)");
+	    "tests of tests: break rw-semaphores on purpose (writer, readers, starve, "
+	    "nohandoff or fifo)");
 
 struct rwsem_waiter {
 	struct task *task;		/* [I] */
 	bool write;			/* [I] waits to write */
+	u64 since;			/* [I] when it queued (ktime_ns) */
 	bool granted;			/* [L:wait_lock] let in by up_read/up_write */
+	bool woken;			/* [L:wait_lock] a writer woken to try for itself */
+	bool handoff;			/* [L:wait_lock] a writer that was woken and lost:
+					 * the next release lets it in, and no writer
+					 * may take the semaphore past it */
 	struct list_head link;		/* [L:wait_lock] on sem->waiters */
 };
 
-enum broken_mode { BROKEN_UNKNOWN = -1, BROKEN_NONE, BROKEN_WRITER, BROKEN_READERS, BROKEN_STARVE };
+enum broken_mode { BROKEN_UNKNOWN = -1, BROKEN_NONE, BROKEN_WRITER, BROKEN_READERS, BROKEN_STARVE,
+		   BROKEN_NOHANDOFF, BROKEN_FIFO };
 
 /* The debug.broken_rwsem mode, parsed once (racing first users agree). */
 static enum broken_mode broken_mode(void)
@@ -37,7 +47,9 @@ static enum broken_mode broken_mode(void)
 		const char *v = cmdline_get("debug.broken_rwsem");
 		m = !v ? BROKEN_NONE : !strcmp(v, "writer") ? BROKEN_WRITER :
 		    !strcmp(v, "readers") ? BROKEN_READERS :
-		    !strcmp(v, "starve") ? BROKEN_STARVE : BROKEN_NONE;
+		    !strcmp(v, "starve") ? BROKEN_STARVE :
+		    !strcmp(v, "nohandoff") ? BROKEN_NOHANDOFF :
+		    !strcmp(v, "fifo") ? BROKEN_FIFO : BROKEN_NONE;
 		WRITE_ONCE(cached, m);
 	}
 	return m;
@@ -122,13 +134,61 @@ static bool read_fast(struct rw_semaphore *sem)
 	return false;
 }
 
-/* Queue behind everybody and sleep until granted; wait_lock held, dropped. */
-static void wait_granted(struct rw_semaphore *sem, bool write)
+/*
+ * A writer that finds another writer inside, running, spins before it
+ * queues, at most RWSEM_SPIN_NS a try (sched_spin_on_owner, as in
+ * mutex.c). A queued writer that was woken and lost to a running writer
+ * takes the hand-off once it has waited RWSEM_HANDOFF_NS since it queued.
+ */
+#define RWSEM_SPIN_NS 50000
+#define RWSEM_HANDOFF_NS 1000000
+
+/* The oldest sleeper, or NULL; wait_lock held. */
+static struct rwsem_waiter *first_waiter(struct rw_semaphore *sem)
 {
-	struct rwsem_waiter w = { current_task(), write, false, { NULL, NULL } };
+	return list_empty(&sem->waiters) ? NULL
+					 : list_first_entry(&sem->waiters, struct rwsem_waiter, link);
+}
+
+/*
+ * Does the first sleeper, a writer, hold the hand-off? (Under
+ * debug.broken_rwsem=fifo, every one does: strict FIFO, the convoy.)
+ * wait_lock held.
+ */
+static bool handoff_due(struct rwsem_waiter *w)
+{
+	return w && (w->handoff || broken(BROKEN_FIFO));
+}
+
+/* May a running writer take a free semaphore past the sleepers? wait_lock held. */
+static bool may_steal(struct rw_semaphore *sem)
+{
+	return !handoff_due(first_waiter(sem));
+}
+
+/*
+ * Queue behind everybody and sleep until inside; wait_lock held, dropped.
+ * A reader is let in by whoever releases (granted). A writer is let in
+ * only once it holds the hand-off; before that a release just wakes it
+ * (woken) and it enters by itself, if no running writer took the
+ * semaphore first.
+ */
+static void wait_inside(struct rw_semaphore *sem, bool write)
+{
+	struct rwsem_waiter w = { current_task(), write, ktime_ns(), false, false, false,
+				  { NULL, NULL } };
 
 	list_add_tail(&w.link, &sem->waiters);
-	while (!w.granted) {
+	for (;;) {
+		if (w.granted)
+			break;			/* let in and unlinked by the releaser */
+		if (write && first_waiter(sem) == &w && writer_enter(sem, w.task)) {
+			list_del(&w.link);	/* SLOW stays set: a writer is inside (R1) */
+			break;
+		}
+		if (w.woken && ktime_ns() - w.since >= RWSEM_HANDOFF_NS &&
+		    !broken(BROKEN_NOHANDOFF))
+			w.handoff = true;	/* lost to running writers for too long */
 		set_current_state(TASK_SLEEPING);
 		spin_unlock(&sem->wait_lock);
 		schedule();
@@ -164,7 +224,7 @@ void down_read(struct rw_semaphore *sem)
 		return;
 	}
 	set_slow(sem);		/* R1 before we queue (R4's other half) */
-	wait_granted(sem, false);
+	wait_inside(sem, false);
 }
 
 void down_write(struct rw_semaphore *sem)
@@ -177,7 +237,14 @@ void down_write(struct rw_semaphore *sem)
 	if (sem->writer == me)
 		panic("BUG: rwsem '%s': recursive down_write by '%s' (tid %d)", sem->name,
 		      me->name, me->tid);
-	if (list_empty(&sem->waiters)) {
+	for (int tries = 0; sem->writer && tries < 4; tries++) {
+		spin_unlock(&sem->wait_lock);
+		bool moved = sched_spin_on_owner(&sem->writer, RWSEM_SPIN_NS);
+		spin_lock(&sem->wait_lock);
+		if (!moved)
+			break;
+	}
+	if (may_steal(sem)) {
 		if (writer_enter(sem, me)) {
 			spin_unlock(&sem->wait_lock);
 			return;
@@ -190,7 +257,7 @@ void down_write(struct rw_semaphore *sem)
 		}
 	}
 	set_slow(sem);
-	wait_granted(sem, true);
+	wait_inside(sem, true);
 }
 
 bool down_read_trylock(struct rw_semaphore *sem)
@@ -211,7 +278,7 @@ bool down_read_trylock(struct rw_semaphore *sem)
 bool down_write_trylock(struct rw_semaphore *sem)
 {
 	spin_lock(&sem->wait_lock);
-	bool got = list_empty(&sem->waiters) && writer_enter(sem, current_task());
+	bool got = may_steal(sem) && writer_enter(sem, current_task());
 	update_slow(sem);	/* a failed try leaves SLOW as it found it */
 	spin_unlock(&sem->wait_lock);
 	if (got)
@@ -219,6 +286,7 @@ bool down_write_trylock(struct rw_semaphore *sem)
 	return got;
 }
 
+/* Let w in (already counted inside), unlink and wake it; wait_lock held. */
 static void grant(struct rw_semaphore *sem, struct rwsem_waiter *w)
 {
 	list_del(&w->link);
@@ -226,15 +294,24 @@ static void grant(struct rw_semaphore *sem, struct rwsem_waiter *w)
 	wake_up_process(w->task);
 }
 
-/* Let in the waiters at the head of the queue that fit; wait_lock held. */
+/*
+ * The semaphore was released: let in the readers at the head of the queue
+ * that fit, or, for a writer at the head, wake it to take the semaphore
+ * itself (let it in outright if it holds the hand-off). wait_lock held.
+ */
 static void grant_waiters(struct rw_semaphore *sem)
 {
 	while (!list_empty(&sem->waiters)) {
 		struct rwsem_waiter *w = list_first_entry(&sem->waiters, struct rwsem_waiter, link);
 		if (w->write) {
-			if (writer_enter(sem, w->task))
-				grant(sem, w);
-			return;		/* nobody overtakes a waiting writer */
+			if (handoff_due(w)) {
+				if (writer_enter(sem, w->task))
+					grant(sem, w);
+			} else if (!sem->writer && readers_inside(sem) == 0) {
+				w->woken = true;	/* free: it may take it itself */
+				wake_up_process(w->task);
+			}
+			return;		/* no reader overtakes a waiting writer */
 		}
 		if (!reader_fits(sem))
 			return;

@@ -1,9 +1,9 @@
 /*
  * ktest_mutex.c - sleeping locks: mutexes exclude, hand over to sleepers
  * and catch misuse; rw-semaphores let readers share, keep writers alone,
- * and do not let new readers starve a waiting writer. A mutex lets a task
- * that lets go take it straight back past a sleeper (no convoy), yet hands
- * it to a sleeper that lost (nobody starves).
+ * and do not let new readers starve a waiting writer. Both let a task that
+ * lets go take the lock straight back past a sleeper (no convoy), yet
+ * hand it to a sleeper that lost (nobody starves).
  *
  * Every wait has a deadline ("not ok", never a hang); test data is static.
  * Above each concurrency test, the deliberately broken kernel it must
@@ -171,7 +171,8 @@ KTEST(lock_mutex_contender_sleeps_until_unlock)
 }
 
 /*
- * The retake race, forced. A hog holds the lock, and a sleeper queues for it.
+ * The retake race, forced (for the mutex here, for the rw-semaphore's
+ * write side below). A hog holds the lock, and a sleeper queues for it.
  * Then the hog lets go and takes it straight back with a trylock,
  * preemption off between the two so that the sleeper cannot run in
  * between, holds it 10 us, and again, until its trylock fails (the lock
@@ -500,3 +501,31 @@ KTEST(lock_rwsem_waiting_writer_blocks_new_readers)
 	KT_EQ(reader_order, 2);
 }
 
+static void rwsem_op_lock(void *l) { down_write(l); }
+static bool rwsem_op_trylock(void *l) { return down_write_trylock(l); }
+static void rwsem_op_unlock(void *l) { up_write(l); }
+static const struct retake_ops rwsem_ops = { rwsem_op_lock, rwsem_op_trylock, rwsem_op_unlock };
+static DEFINE_RWSEM(retake_sem);
+
+/*
+ * The retake race (above, at the mutex) on the write side: a writer that
+ * lets go takes the semaphore straight back past a woken writer.
+ * Broken variant: debug.broken_rwsem=fifo (every release hands over) fails.
+ */
+KTEST(lock_rwsem_writer_retakes_it_past_a_woken_writer)
+{
+	KT_ASSERT(retake_run(&rwsem_ops, &retake_sem));
+	KT_ASSERT(READ_ONCE(rt.sleeper_in));
+	KT_ASSERT(READ_ONCE(rt.first_retake));
+}
+
+/*
+ * ... and yet a woken writer that keeps losing is handed the semaphore.
+ * Broken variant: debug.broken_rwsem=nohandoff (it may lose for ever) fails.
+ */
+KTEST(lock_rwsem_woken_writer_gets_it_from_a_writer_that_retakes_it)
+{
+	KT_ASSERT(retake_run(&rwsem_ops, &retake_sem));
+	KT_ASSERT(READ_ONCE(rt.sleeper_in));
+	KT_ASSERT(READ_ONCE(rt.handed_over));
+}
