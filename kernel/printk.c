@@ -52,11 +52,6 @@ bool printk_ratelimit(void)
 	return ok;
 }
 
-bool printk_level_shown(int level)
-{
-	return level <= READ_ONCE(console_level);
-}
-
 void printk_set_level(int level)
 {
 	WRITE_ONCE(console_level, level);

@@ -37,18 +37,14 @@ void printk_raw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool printk_ratelimit(void);
 #define PRINTK_BURST 10
 #define PRINTK_INTERVAL_MS 5000
-/* Would a line of this level reach the console? (There is no log buffer:
- * a line above the console level is gone, so the rate limit neither
- * counts it nor takes its lock for it.) */
-bool printk_level_shown(int level);
 #define pr_warn_ratelimited(...)                                               \
 	do {                                                                   \
-		if (printk_level_shown(KERN_WARN) && printk_ratelimit())    \
+		if (printk_ratelimit())                                        \
 			pr_warn(__VA_ARGS__);                                  \
 	} while (0)
 #define pr_info_ratelimited(...)                                               \
 	do {                                                                   \
-		if (printk_level_shown(KERN_INFO) && printk_ratelimit())       \
+		if (printk_ratelimit())                                        \
 			pr_info(__VA_ARGS__);                                  \
 	} while (0)
 
