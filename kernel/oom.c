@@ -57,8 +57,10 @@ static void oom_kill(void)
 		}
 	}
 	if (victim && !waiting) {
-		printk("Out of memory: killed process %d (%s), RSS %lu pages", victim->pid,
-		       victim->comm, most);
+		/* A warning, so it shows at the quiet console level of the
+		 * tests: a program that dies of SIGKILL says why. */
+		pr_warn("Out of memory: killed process %d (%s), RSS %lu pages", victim->pid,
+			victim->comm, most);
 		send_signal(victim, SIGKILL);
 	}
 	for (int i = 0; i < n; i++)

@@ -27,9 +27,10 @@ static struct {
 	u64 window_start;	/* [L:ratelimit] ns */
 	int printed;		/* [L:ratelimit] in this window */
 	int suppressed;		/* [L:ratelimit] since the last one printed */
-} rl;
+	int suppressed_level;	/* [L:ratelimit] the most severe among them */
+} rl = { .suppressed_level = KERN_DEBUG };
 
-bool printk_ratelimit(void)
+bool printk_ratelimit_level(int level)
 {
 	u64 now = ktime_ns();
 	unsigned long f = spin_lock_irqsave(&ratelimit_lock);
@@ -38,18 +39,26 @@ bool printk_ratelimit(void)
 		rl.printed = 0;
 	}
 	bool ok = rl.printed < PRINTK_BURST;
-	int suppressed = 0;
+	int suppressed = 0, at = KERN_DEBUG;
 	if (ok) {
 		rl.printed++;
 		suppressed = rl.suppressed;
+		at = rl.suppressed_level;
 		rl.suppressed = 0;
+		rl.suppressed_level = KERN_DEBUG;
 	} else {
 		rl.suppressed++;
+		rl.suppressed_level = MIN(rl.suppressed_level, level);
 	}
 	spin_unlock_irqrestore(&ratelimit_lock, f);
 	if (suppressed)
-		pr_warn("printk: %d messages suppressed (rate limit)", suppressed);
+		printk_level(at, "printk: %d messages suppressed (rate limit)", suppressed);
 	return ok;
+}
+
+bool printk_ratelimit(void)
+{
+	return printk_ratelimit_level(KERN_WARN);
 }
 
 void printk_set_level(int level)

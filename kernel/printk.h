@@ -35,16 +35,21 @@ void printk_raw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * next one allowed is preceded by "N messages suppressed". Never sleeps.
  */
 bool printk_ratelimit(void);
+/* The same, for a message of this level: the "N messages suppressed" line
+ * comes at the most severe level among those suppressed, so that info
+ * messages dropped at a quiet console leave their count in the kernel log
+ * (/proc/kmsg) and not on the console. printk_ratelimit() is for warnings. */
+bool printk_ratelimit_level(int level);
 #define PRINTK_BURST 10
 #define PRINTK_INTERVAL_MS 5000
 #define pr_warn_ratelimited(...)                                               \
 	do {                                                                   \
-		if (printk_ratelimit())                                        \
+		if (printk_ratelimit_level(KERN_WARN))                         \
 			pr_warn(__VA_ARGS__);                                  \
 	} while (0)
 #define pr_info_ratelimited(...)                                               \
 	do {                                                                   \
-		if (printk_ratelimit())                                        \
+		if (printk_ratelimit_level(KERN_INFO))                         \
 			pr_info(__VA_ARGS__);                                  \
 	} while (0)
 
