@@ -22,7 +22,9 @@
  * between its block lookup and the disk read, so rounds of truncation and
  * rewriting land in that window on every read that looked a block up;
  * with dio.debug_no_wait (truncation does not wait) the test must say
- * "an O_DIRECT read returned another file's data". On Linux, or with no
+ * "an O_DIRECT read returned another file's data" (or "...returned bytes
+ * no file here wrote", when the block's new owner has not written it
+ * yet). On Linux, or with no
  * delay, it passes as well; it needs a file system with O_DIRECT (not
  * tmpfs): the scratch directory is made under the current one.
  *
